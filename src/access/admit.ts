@@ -1,0 +1,44 @@
+import { ToolError } from '../errors/tool-error.ts';
+import type { Actor } from './actor.ts';
+import { readCredentials } from './authenticate.ts';
+import type { Authenticator } from './authenticate.ts';
+import type { RateLimitState, RateLimiter } from './rate-limit.ts';
+
+export type Gate = { authenticator: Authenticator; limiter: RateLimiter };
+
+export type Admission =
+  | { ok: true; actor: Actor; rate: RateLimitState[] }
+  | { ok: false; error: ToolError; rate: RateLimitState[] };
+
+function limited(state: RateLimitState, rate: RateLimitState[]): Admission {
+  return {
+    ok: false,
+    rate,
+    error: new ToolError('rate_limited', `Rate limit "${state.policy}" of ${state.quota} requests per window exceeded; `
+      + `retry in ${state.resetSeconds} s.`, { retryAfter: state.resetSeconds }),
+  };
+}
+
+/**
+ * Rate limits and authentication for one request, shared by REST, MCP and the key routes.
+ * The preauth policy is counted before the key lookup, so a flood of invented keys never reaches
+ * the database. CONTRACT §5.
+ */
+export async function admit(gate: Gate, request: { ip: string; authorization: string | undefined }): Promise<Admission> {
+  const credentials = readCredentials(request.authorization);
+  if (credentials.kind === 'none') {
+    const anon = await gate.limiter.consume('anon', request.ip);
+    if (anon.exceeded) return limited(anon, [anon]);
+    return { ok: true, actor: { kind: 'anonymous', ip: request.ip }, rate: [anon] };
+  }
+  const preauth = await gate.limiter.consume('preauth', request.ip);
+  if (preauth.exceeded) return limited(preauth, [preauth]);
+  const auth = await gate.authenticator.authenticate(credentials.token);
+  if (!auth.ok) {
+    return { ok: false, rate: [preauth], error: new ToolError('unauthorized', auth.detail, { invalidToken: true }) };
+  }
+  const subject = auth.actor.kind === 'key' ? auth.actor.keyId : auth.actor.kind;
+  const key = await gate.limiter.consume('key', subject);
+  if (key.exceeded) return limited(key, [preauth, key]);
+  return { ok: true, actor: auth.actor, rate: [preauth, key] };
+}

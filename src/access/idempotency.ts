@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import { and, eq, lt, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { idempotencyKeys } from '../db/schema.ts';
+import { ToolError } from '../errors/tool-error.ts';
+
+/** CONTRACT §10: 1–255 printable ASCII characters. */
+export const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
+const RETENTION_MS = 24 * 60 * 60 * 1000;
+/** A "running" entry older than this belongs to a process that died mid-call; it may be taken over. */
+const ABANDONED_MS = 5 * 60 * 1000;
+
+export type StoredResponse = { status: number; body: string };
+
+/** CONTRACT §11: only executed calls are replayable; 400, 401, 403, 429 and 5xx are not stored. */
+function storable(status: number): boolean {
+  return (status >= 200 && status < 300) || status === 404 || status === 409 || status === 422;
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function requestHash(tool: string, body: unknown): string {
+  return createHash('sha256').update(tool).update('\0').update(canonical(body)).digest('hex');
+}
+
+export type IdempotentCall = {
+  caller: string;
+  key: string;
+  tool: string;
+  body: unknown;
+  now: Date;
+};
+
+export type IdempotentOutcome = StoredResponse & { replayed: boolean };
+
+/**
+ * Runs `execute` at most once per (caller, key). The claim is a plain INSERT … ON CONFLICT DO NOTHING,
+ * committed before the tool's own transaction, so ten concurrent retries yield one execution.
+ */
+export async function runIdempotent(
+  db: Db,
+  call: IdempotentCall,
+  execute: () => Promise<StoredResponse>,
+): Promise<IdempotentOutcome> {
+  const hash = requestHash(call.tool, call.body);
+  const claimed = await claim(db, call, hash);
+  if (!claimed) {
+    const [existing] = await db.select().from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.caller, call.caller), eq(idempotencyKeys.key, call.key)));
+    if (!existing) return runIdempotent(db, call, execute);
+    if (existing.tool !== call.tool || existing.requestHash !== hash) {
+      throw new ToolError('idempotency_key_reused',
+        `Idempotency-Key "${call.key}" was first used for another request (${existing.tool} with a different body).`);
+    }
+    if (existing.state === 'running' || existing.responseStatus === null || existing.responseBody === null) {
+      throw new ToolError('idempotency_key_in_use', `A request with Idempotency-Key "${call.key}" is still running.`);
+    }
+    return { status: existing.responseStatus, body: existing.responseBody, replayed: true };
+  }
+
+  let response: StoredResponse | undefined;
+  try {
+    response = await execute();
+    return { ...response, replayed: false };
+  } finally {
+    const where = and(eq(idempotencyKeys.caller, call.caller), eq(idempotencyKeys.key, call.key));
+    if (response && storable(response.status)) {
+      await db.update(idempotencyKeys)
+        .set({ state: 'done', responseStatus: response.status, responseBody: response.body }).where(where);
+    } else {
+      await db.delete(idempotencyKeys).where(where);
+    }
+  }
+}
+
+async function claim(db: Db, call: IdempotentCall, hash: string): Promise<boolean> {
+  await db.delete(idempotencyKeys).where(and(
+    eq(idempotencyKeys.caller, call.caller),
+    eq(idempotencyKeys.key, call.key),
+    sql`(${idempotencyKeys.createdAt} < ${new Date(call.now.getTime() - RETENTION_MS)}
+      or (${idempotencyKeys.state} = 'running' and ${idempotencyKeys.createdAt} < ${new Date(call.now.getTime() - ABANDONED_MS)}))`,
+  ));
+  const inserted = await db.insert(idempotencyKeys)
+    .values({ caller: call.caller, key: call.key, tool: call.tool, requestHash: hash, state: 'running', createdAt: call.now })
+    .onConflictDoNothing().returning({ key: idempotencyKeys.key });
+  return inserted.length > 0;
+}
+
+/** Drops entries past the 24 h retention; called periodically by the server. */
+export async function purgeIdempotencyKeys(db: Db, now: Date): Promise<void> {
+  await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, new Date(now.getTime() - RETENTION_MS)));
+}

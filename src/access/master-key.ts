@@ -1,0 +1,23 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export type MasterKey = { key: string; generatedAt?: string };
+
+/**
+ * CONTRACT §1: BUTIK_MASTER_KEY, or one generated once into BUTIK_DATA_DIR/master.key (mode 0600).
+ * The caller logs the path, never the key.
+ */
+export function resolveMasterKey(configured: string | undefined, dataDir: string): MasterKey {
+  if (configured) return { key: configured };
+  const path = resolve(join(dataDir, 'master.key'));
+  if (existsSync(path)) {
+    const key = readFileSync(path, 'utf8').trim();
+    if (key.length >= 32) return { key, generatedAt: path };
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const key = `bk_master_${randomBytes(32).toString('base64url')}`;
+  writeFileSync(path, `${key}\n`, { mode: 0o600 });
+  chmodSync(path, 0o600);
+  return { key, generatedAt: path };
+}

@@ -1,0 +1,115 @@
+import Fastify, { LogController } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { Gate } from './access/admit.ts';
+import { createAuthenticator } from './access/authenticate.ts';
+import { createRateLimiter } from './access/rate-limit.ts';
+import type { RateLimiter } from './access/rate-limit.ts';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { registerHealthRoutes } from './http/health.ts';
+import { acceptRawBodies, BODY_LIMIT } from './http/json-body.ts';
+import { registerKeysRoutes } from './http/keys-route.ts';
+import { registerOpenApiRoute } from './http/openapi-route.ts';
+import { registerToolsRoute } from './http/tools-route.ts';
+import type { AnyTool } from './tools/define-tool.ts';
+import type { ToolRuntime } from './tools/invoke.ts';
+import { ALL_TOOLS, buildRegistry } from './tools/registry.ts';
+import type { Registry } from './tools/registry.ts';
+
+export type Services = {
+  config: Config;
+  database: Database;
+  registry: Registry;
+  runtime: ToolRuntime;
+  gate: Gate;
+  /** The public base address; fixed once the port is known (CONTRACT §1 BASE_URL). */
+  readonly baseUrl: string;
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    butik: Services;
+  }
+}
+
+export type AppOptions = {
+  config: Config;
+  database: Database;
+  masterKey: string;
+  /** Defaults to the configured base URL, or http://HOST:PORT. */
+  baseUrl?: string;
+  clock?: () => Date;
+  tools?: readonly AnyTool[];
+  limiter?: RateLimiter;
+  /** false silences request logs (tests); default: pino JSON at config.logLevel. */
+  logger?: boolean;
+};
+
+export function buildApp(options: AppOptions): FastifyInstance {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: options.logger === false ? false : {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
+    },
+    // One JSON line per request, written by the onResponse hook below (CONTRACT §1).
+    logController: new LogController({ disableRequestLogging: true }),
+    requestIdHeader: false,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    genReqId: () => crypto.randomUUID(),
+  });
+
+  let baseUrl = options.baseUrl ?? config.baseUrl ?? `http://${config.host}:${config.port}`;
+  const clock = options.clock ?? (() => new Date());
+  const runtime: ToolRuntime = { db: database.db, log: app.log, clock, baseUrl };
+  const limiter = options.limiter ?? createRateLimiter({ quotas: config.rateLimits, windowSeconds: config.rateWindowSeconds });
+  const services: Services = {
+    config,
+    database,
+    registry: buildRegistry(options.tools ?? ALL_TOOLS),
+    runtime,
+    gate: {
+      limiter,
+      authenticator: createAuthenticator({ db: database.db, masterKey: options.masterKey, clock, log: app.log }),
+    },
+    get baseUrl() { return baseUrl; },
+  };
+  app.decorate('butik', services);
+  app.decorate('setBaseUrl', (url: string) => {
+    baseUrl = url;
+    runtime.baseUrl = url;
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info({
+      method: request.method,
+      url: request.url,
+      statusCode: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+      ip: request.ip,
+    }, 'request');
+  });
+  app.addHook('onClose', async () => {
+    await limiter.close();
+  });
+
+  acceptRawBodies(app);
+  registerErrorHandling(app);
+  registerHealthRoutes(app);
+  registerOpenApiRoute(app);
+  registerToolsRoute(app);
+  registerKeysRoutes(app);
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Called by the server once it listens, when BASE_URL was not configured. */
+    setBaseUrl(url: string): void;
+  }
+}

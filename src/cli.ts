@@ -1,0 +1,112 @@
+import { parseArgs } from 'node:util';
+import { createKey, listKeys, revokeKey, rotateKey } from './access/api-keys.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { CreateKeyInput } from './http/keys-route.ts';
+import { openConfiguredDatabase, startServer } from './server.ts';
+
+const USAGE = `Usage: butik <command>
+
+  serve                                   start the API (same as npm start)
+  migrate                                 apply database migrations and exit
+  keys create --name NAME --scopes a,b [--expires ISO]
+  keys list
+  keys rotate ID
+  keys revoke ID
+
+Configuration comes from the environment (README, "Configuration").`;
+
+async function serve(): Promise<void> {
+  const server = await startServer(loadConfig());
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    server.app.log.info({ signal }, 'shutting down');
+    server.close().then(() => process.exit(0), (error: unknown) => {
+      server.app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    });
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+async function migrate(): Promise<void> {
+  const database = await openConfiguredDatabase(loadConfig());
+  await database.close();
+  console.log('migrations applied');
+}
+
+async function keys(args: string[]): Promise<void> {
+  const [action, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { name: { type: 'string' }, scopes: { type: 'string' }, expires: { type: 'string' } },
+  });
+  const database = await openConfiguredDatabase(loadConfig());
+  try {
+    switch (action) {
+      case 'create': {
+        const parsed = CreateKeyInput.safeParse({
+          name: values.name,
+          scopes: (values.scopes ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+          ...(values.expires ? { expiresAt: values.expires } : {}),
+        });
+        if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `--${String(i.path[0] ?? "")}: ${i.message}`).join('\n'));
+        const { name, scopes, expiresAt } = parsed.data;
+        const key = await createKey(database.db, { name, scopes, expiresAt: expiresAt ? new Date(expiresAt) : undefined });
+        console.log(JSON.stringify(key, null, 2));
+        console.error('Store the key now: it is shown only once.');
+        return;
+      }
+      case 'list':
+        console.log(JSON.stringify(await listKeys(database.db), null, 2));
+        return;
+      case 'rotate':
+        console.log(JSON.stringify(await rotateKey(database.db, requireId(positionals)), null, 2));
+        console.error('Store the new key now: it is shown only once; the old one no longer works.');
+        return;
+      case 'revoke':
+        console.log(JSON.stringify(await revokeKey(database.db, requireId(positionals), new Date()), null, 2));
+        return;
+      default:
+        throw new UsageError(USAGE);
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+class UsageError extends Error {}
+
+function requireId(positionals: string[]): string {
+  const [id] = positionals;
+  if (!id) throw new UsageError('Give the key id: butik keys rotate ID');
+  return id;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const [command, ...args] = argv;
+  try {
+    switch (command) {
+      case 'serve':
+        return await serve();
+      case 'migrate':
+        return await migrate();
+      case 'keys':
+        return await keys(args);
+      default:
+        console.log(USAGE);
+        process.exitCode = command === undefined || command === 'help' || command === '--help' ? 0 : 2;
+    }
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof UsageError) {
+      console.error(error.message);
+      process.exitCode = 2;
+      return;
+    }
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+
+const Bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const RateLimits = z
+  .string()
+  .regex(/^(anon|preauth|key):\d+(,(anon|preauth|key):\d+)*$/, 'expected e.g. anon:60,preauth:120,key:600')
+  .transform((value) => Object.fromEntries(value.split(',').map((pair) => {
+    const [name, quota] = pair.split(':');
+    return [name, Number(quota)];
+  })) as Partial<Record<'anon' | 'preauth' | 'key', number>>);
+
+/** Every variable of CONTRACT §1 and §5; parsed once at start-up. */
+const Env = z.object({
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
+  BUTIK_DATA_DIR: z.string().min(1).default('./.butik'),
+  BUTIK_SEED: z.enum(['demo', 'none']).default('demo'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  BUTIK_MASTER_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  BUTIK_TRUST_PROXY: Bool.default(false),
+  BUTIK_RATE_LIMITS: RateLimits.optional(),
+  BUTIK_RATE_WINDOW_S: z.coerce.number().int().min(1).max(86_400).default(60),
+  BUTIK_ALLOWED_ORIGINS: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = {
+  host: string;
+  port: number;
+  /** Undefined until the port is known when PORT=0; see resolveBaseUrl. */
+  baseUrl: string | undefined;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  seed: 'demo' | 'none';
+  redisUrl: string | undefined;
+  masterKey: string | undefined;
+  trustProxy: boolean;
+  rateLimits: { anon: number; preauth: number; key: number };
+  rateWindowSeconds: number;
+  allowedOrigins: string[];
+  logLevel: z.infer<typeof Env>['LOG_LEVEL'];
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    baseUrl: e.BASE_URL?.replace(/\/+$/, ''),
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.BUTIK_DATA_DIR,
+    seed: e.BUTIK_SEED,
+    redisUrl: e.REDIS_URL,
+    masterKey: e.BUTIK_MASTER_KEY,
+    trustProxy: e.BUTIK_TRUST_PROXY,
+    rateLimits: { anon: 60, preauth: 120, key: 600, ...e.BUTIK_RATE_LIMITS },
+    rateWindowSeconds: e.BUTIK_RATE_WINDOW_S,
+    allowedOrigins: (e.BUTIK_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+export function resolveBaseUrl(config: Config, port: number): string {
+  return config.baseUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+}

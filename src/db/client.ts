@@ -1,0 +1,98 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema.ts';
+
+const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+/** Any constant works; it only has to be the same for every Butik instance. */
+const MIGRATION_LOCK = 0x627574696b;
+
+/** The one database type app code sees, whichever driver is underneath. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction handle has the same query surface as the database. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export type Database = {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Applies the committed migrations in drizzle/; safe to call from several instances at once. */
+  migrate(): Promise<void>;
+  /** Throws when the database does not answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export type DatabaseOptions = {
+  /** `postgres://…`; unset → embedded PGlite. */
+  url?: string | undefined;
+  /** PGlite data directory; unset with no url → in memory (tests). */
+  dataDir?: string | undefined;
+  /** PostgreSQL schema to live in (tests give every app its own). Default: the server's search_path. */
+  schemaName?: string | undefined;
+  poolSize?: number;
+};
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.url ? openPostgres(options.url, options) : openPglite(options.dataDir);
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  let dir: string | undefined;
+  if (dataDir) {
+    dir = join(dataDir, 'pgdata');
+    mkdirSync(dir, { recursive: true });
+  }
+  const client = await PGlite.create(dir, { extensions: { pg_trgm } });
+  const typed = drizzlePglite(client, { schema });
+  return {
+    db: typed as unknown as Db,
+    kind: 'pglite',
+    migrate: () => migratePglite(typed, { migrationsFolder }),
+    ping: async () => { await client.query('select 1'); },
+    close: () => client.close(),
+  };
+}
+
+async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
+  const searchPath = options.schemaName ? `-c search_path=${options.schemaName},public` : undefined;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    ...(searchPath ? { options: searchPath } : {}),
+  });
+  // An idle client that loses its server emits 'error' on the pool; without a listener Node would crash.
+  pool.on('error', () => {});
+  if (options.schemaName) {
+    await pool.query(`create schema if not exists "${options.schemaName}"`);
+  }
+  const typed = drizzlePg(pool, { schema });
+  await typed.execute(sql`select 1`);
+  const migrationsSchema = options.schemaName ?? 'drizzle';
+  return {
+    db: typed as unknown as Db,
+    kind: 'postgres',
+    async migrate() {
+      const lock = await pool.connect();
+      try {
+        await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+        await migratePg(typed, { migrationsFolder, migrationsSchema });
+      } finally {
+        await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+        lock.release();
+      }
+    },
+    ping: async () => { await pool.query('select 1'); },
+    close: () => pool.end(),
+  };
+}

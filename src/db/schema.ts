@@ -1,0 +1,257 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import {
+  bigint, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text,
+  timestamp, uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+/** Money and counters are bigint so the SPEC's integer maximum (2^53 − 1) fits; read as JS numbers. */
+const int53 = (name: string) => bigint(name, { mode: 'number' });
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const id = () => text('id').primaryKey().$defaultFn(() => randomUUID());
+const createdAt = () => at('created_at').notNull().defaultNow();
+const updatedAt = () => at('updated_at').notNull().defaultNow();
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+export type ProductImage = { url: string; alt?: string; sourceId?: string };
+export type AttributeValue = string | number | boolean | Array<string | number | boolean>;
+
+export const categories = pgTable('categories', {
+  id: id(),
+  slug: text('slug').notNull().unique(),
+  name: text('name').notNull(),
+  description: text('description'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+  /** Soft delete keeps the rows that soft-deleted products still reference. */
+  deletedAt: at('deleted_at'),
+});
+
+export const products = pgTable('products', {
+  id: id(),
+  slug: text('slug').notNull().unique(),
+  name: text('name').notNull(),
+  description: text('description').notNull(),
+  brand: text('brand'),
+  priceDkk: int53('price_dkk').notNull(),
+  stock: int53('stock').notNull(),
+  featured: boolean('featured').notNull().default(false),
+  frameColor: text('frame_color'),
+  lensColor: text('lens_color'),
+  images: jsonb('images').$type<ProductImage[]>().notNull().default([]),
+  categoryId: text('category_id').notNull().references(() => categories.id),
+  attributes: jsonb('attributes').$type<Record<string, AttributeValue>>().notNull().default({}),
+  answerSummary: text('answer_summary'),
+  faq: jsonb('faq').$type<Array<{ q: string; a: string }>>().notNull().default([]),
+  useCases: jsonb('use_cases').$type<Array<{ title: string; description: string }>>().notNull().default([]),
+  comparisonFacts: jsonb('comparison_facts').$type<Record<string, string>>().notNull().default({}),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+  deletedAt: at('deleted_at'),
+  /** Weighted full-text document: name (A), brand (B), description (C). Maintained by PostgreSQL. */
+  searchVector: tsvector('search_vector').generatedAlwaysAs(sql`
+    setweight(to_tsvector('simple', coalesce(name, '')), 'A') ||
+    setweight(to_tsvector('simple', coalesce(brand, '')), 'B') ||
+    setweight(to_tsvector('simple', coalesce(description, '')), 'C')`),
+}, (t) => [
+  index('products_search_idx').using('gin', t.searchVector),
+  index('products_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
+  index('products_visible_newest_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`${t.deletedAt} is null`),
+  index('products_category_idx').on(t.categoryId, t.createdAt.desc(), t.id.desc()).where(sql`${t.deletedAt} is null`),
+  index('products_brand_idx').on(sql`lower(${t.brand})`).where(sql`${t.deletedAt} is null`),
+  index('products_frame_color_idx').on(sql`lower(${t.frameColor})`).where(sql`${t.deletedAt} is null`),
+  index('products_lens_color_idx').on(sql`lower(${t.lensColor})`).where(sql`${t.deletedAt} is null`),
+  index('products_price_idx').on(t.priceDkk).where(sql`${t.deletedAt} is null`),
+  index('products_featured_idx').on(t.featured, t.createdAt.desc(), t.id.desc()).where(sql`${t.deletedAt} is null`),
+]);
+
+export const apiKeys = pgTable('api_keys', {
+  id: id(),
+  name: text('name').notNull(),
+  /** First characters of the secret, for display only. */
+  prefix: text('prefix').notNull(),
+  /** SHA-256 of the whole secret, hex; looked up by index, never compared in JS. CONTRACT §2. */
+  hash: text('hash').notNull(),
+  scopes: jsonb('scopes').$type<string[]>().notNull(),
+  createdAt: createdAt(),
+  expiresAt: at('expires_at'),
+  lastUsedAt: at('last_used_at'),
+  revokedAt: at('revoked_at'),
+}, (t) => [uniqueIndex('api_keys_hash_idx').on(t.hash)]);
+
+export const discounts = pgTable('discounts', {
+  id: id(),
+  code: text('code').notNull().unique(),
+  type: text('type', { enum: ['percent', 'fixed'] }).notNull(),
+  value: int53('value').notNull(),
+  validUntil: at('valid_until'),
+  usageLimit: int53('usage_limit'),
+  usageCount: int53('usage_count').notNull().default(0),
+  active: boolean('active').notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [index('discounts_newest_idx').on(t.createdAt.desc(), t.id.desc())]);
+
+export const carts = pgTable('carts', {
+  id: id(),
+  status: text('status', { enum: ['open', 'closed'] }).notNull().default('open'),
+  discountCode: text('discount_code'),
+  orderId: text('order_id'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const cartItems = pgTable('cart_items', {
+  cartId: text('cart_id').notNull().references(() => carts.id, { onDelete: 'cascade' }),
+  productId: text('product_id').notNull().references(() => products.id),
+  quantity: integer('quantity').notNull(),
+  addedAt: at('added_at').notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.cartId, t.productId] })]);
+
+export const orders = pgTable('orders', {
+  id: id(),
+  userId: text('user_id'),
+  email: text('email').notNull(),
+  status: text('status').notNull(),
+  shippingName: text('shipping_name').notNull(),
+  shippingAddress: text('shipping_address').notNull(),
+  shippingZip: text('shipping_zip').notNull(),
+  shippingCity: text('shipping_city').notNull(),
+  billingName: text('billing_name'),
+  billingAddress: text('billing_address'),
+  billingZip: text('billing_zip'),
+  billingCity: text('billing_city'),
+  billingCountry: text('billing_country'),
+  phoneNumber: text('phone_number'),
+  subtotalDkk: int53('subtotal_dkk').notNull(),
+  shippingDkk: int53('shipping_dkk').notNull(),
+  discountDkk: int53('discount_dkk').notNull(),
+  totalDkk: int53('total_dkk').notNull(),
+  vatOere: int53('vat_oere'),
+  invoiceProvider: text('invoice_provider'),
+  invoiceId: text('invoice_id'),
+  invoicePdfUrl: text('invoice_pdf_url'),
+  discountCode: text('discount_code'),
+  isAiGenerated: boolean('is_ai_generated').notNull().default(false),
+  aiAgentSource: text('ai_agent_source'),
+  carrier: text('carrier'),
+  trackingNumber: text('tracking_number'),
+  trackingUrl: text('tracking_url'),
+  estDeliveryFrom: at('est_delivery_from'),
+  estDeliveryTo: at('est_delivery_to'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+  processorPaymentIntentId: text('processor_payment_intent_id'),
+  paymentMethod: text('payment_method'),
+  paidAt: at('paid_at'),
+  currency: text('currency').notNull().default('DKK'),
+  fxRate: doublePrecision('fx_rate').notNull().default(1),
+  channel: text('channel').notNull(),
+  acpSessionId: text('acp_session_id'),
+  confirmationEmailSentAt: at('confirmation_email_sent_at'),
+  refundedAt: at('refunded_at'),
+  disputedAt: at('disputed_at'),
+}, (t) => [
+  index('orders_newest_idx').on(t.createdAt.desc(), t.id.desc()),
+  index('orders_status_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
+  index('orders_email_idx').on(sql`lower(${t.email})`, t.createdAt.desc()),
+]);
+
+export const orderItems = pgTable('order_items', {
+  id: id(),
+  orderId: text('order_id').notNull().references(() => orders.id, { onDelete: 'cascade' }),
+  productId: text('product_id').notNull().references(() => products.id),
+  productName: text('product_name').notNull(),
+  unitPriceDkk: int53('unit_price_dkk').notNull(),
+  quantity: integer('quantity').notNull(),
+  variantId: text('variant_id'),
+  variantSku: text('variant_sku'),
+  variantAttributes: jsonb('variant_attributes'),
+}, (t) => [index('order_items_order_idx').on(t.orderId), index('order_items_product_idx').on(t.productId)]);
+
+export const auditEntries = pgTable('audit_entries', {
+  id: id(),
+  at: at('at').notNull().defaultNow(),
+  actorKind: text('actor_kind', { enum: ['master', 'key', 'cli', 'anonymous'] }).notNull(),
+  actorKeyId: text('actor_key_id'),
+  actorName: text('actor_name').notNull(),
+  channel: text('channel', { enum: ['rest', 'mcp', 'cli'] }).notNull(),
+  tool: text('tool').notNull(),
+  targetType: text('target_type').notNull(),
+  targetId: text('target_id').notNull(),
+  before: jsonb('before'),
+  after: jsonb('after'),
+  /** Set on an entry once it has been undone; the id of the entry that recorded the revert. */
+  revertedBy: text('reverted_by'),
+  /** On a revert entry: the entry it undid. */
+  revertOf: text('revert_of'),
+}, (t) => [
+  index('audit_newest_idx').on(t.at.desc(), t.id.desc()),
+  index('audit_target_idx').on(t.targetId, t.at.desc()),
+  index('audit_tool_idx').on(t.tool, t.at.desc()),
+]);
+
+export const idempotencyKeys = pgTable('idempotency_keys', {
+  caller: text('caller').notNull(),
+  key: text('key').notNull(),
+  tool: text('tool').notNull(),
+  requestHash: text('request_hash').notNull(),
+  state: text('state', { enum: ['running', 'done'] }).notNull(),
+  responseStatus: integer('response_status'),
+  responseBody: text('response_body'),
+  createdAt: createdAt(),
+}, (t) => [primaryKey({ columns: [t.caller, t.key] }), index('idempotency_created_idx').on(t.createdAt)]);
+
+export const pages = pgTable('pages', {
+  id: id(),
+  slug: text('slug').notNull().unique(),
+  title: text('title').notNull(),
+  body: text('body').notNull(),
+  status: text('status', { enum: ['draft', 'published'] }).notNull(),
+  layout: jsonb('layout'),
+  vibeHtml: text('vibe_html'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const services = pgTable('services', {
+  id: id(),
+  slug: text('slug').notNull().unique(),
+  title: text('title').notNull(),
+  body: text('body').notNull(),
+  shortDescription: text('short_description'),
+  priceString: text('price_string'),
+  heroImage: text('hero_image'),
+  features: jsonb('features').$type<string[]>().notNull().default([]),
+  showInNav: boolean('show_in_nav').notNull().default(false),
+  navOrder: int53('nav_order').notNull().default(0),
+  status: text('status', { enum: ['draft', 'published'] }).notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [index('services_listing_idx').on(t.status, t.navOrder)]);
+
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  updatedAt: updatedAt(),
+});
+
+export const featureFlags = pgTable('feature_flags', {
+  key: text('key').primaryKey(),
+  enabled: boolean('enabled').notNull(),
+  description: text('description').notNull(),
+  updatedAt: updatedAt(),
+});
+
+export const announcements = pgTable('announcements', {
+  id: id(),
+  text: text('text').notNull(),
+  linkUrl: text('link_url'),
+  linkText: text('link_text'),
+  startsAt: at('starts_at'),
+  endsAt: at('ends_at'),
+  active: boolean('active').notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});

@@ -1,0 +1,124 @@
+/**
+ * The one table of problem codes (CONTRACT §4). Every failure the service answers names one of these;
+ * the HTTP status, the title, the /problems/<code> page and the OpenAPI document all come from here.
+ */
+export const PROBLEMS = {
+  invalid_json: {
+    status: 400,
+    title: 'Request body is not valid JSON',
+    resolution: 'Send a JSON object as the body with Content-Type: application/json. A tool without parameters takes {}.',
+  },
+  validation_failed: {
+    status: 400,
+    title: 'Request does not match the tool schema',
+    resolution: 'Fix the fields listed in errors[] (path and message) and send the request again. The tool\'s input schema is in the OpenAPI document.',
+  },
+  unauthorized: {
+    status: 401,
+    title: 'Authentication required',
+    resolution: 'Send a valid API key as "Authorization: Bearer bk_…". Ask the shop operator for a key with the scope this tool needs, or use an anonymous tool.',
+  },
+  insufficient_scope: {
+    status: 403,
+    title: 'API key lacks the required scope',
+    resolution: 'Use a key that holds the scope named in detail, or ask the shop operator to issue one. Do not retry with the same key.',
+  },
+  unknown_tool: {
+    status: 404,
+    title: 'Unknown tool',
+    resolution: 'Check the tool name against the OpenAPI document at /api/v1/openapi.json; names look like products.search.',
+  },
+  not_found: {
+    status: 404,
+    title: 'Not found',
+    resolution: 'Check the identifier or slug; list the resource (for example products.search or orders.list) to find existing ones.',
+  },
+  method_not_allowed: {
+    status: 405,
+    title: 'Method not allowed',
+    resolution: 'Call tools with POST and a JSON body.',
+  },
+  already_exists: {
+    status: 409,
+    title: 'Already exists',
+    resolution: 'Choose another slug or code, or update the existing resource instead of creating it.',
+  },
+  idempotency_key_in_use: {
+    status: 409,
+    title: 'A request with this Idempotency-Key is still running',
+    resolution: 'Wait a moment and send the same request again with the same Idempotency-Key to receive its stored result.',
+  },
+  payload_too_large: {
+    status: 413,
+    title: 'Request body too large',
+    resolution: 'Keep the request body under 1 MiB.',
+  },
+  slug_immutable: {
+    status: 422,
+    title: 'The slug cannot be changed',
+    resolution: 'Remove slug from patch. To use another slug, create a new resource and delete the old one.',
+  },
+  category_not_empty: {
+    status: 422,
+    title: 'Category still has products',
+    resolution: 'Move or delete the products in this category first (products.update with another category, or products.delete), then delete the category.',
+  },
+  illegal_transition: {
+    status: 422,
+    title: 'Illegal order status transition',
+    resolution: 'Choose one of the legal next statuses named in detail, or leave the order as it is.',
+  },
+  out_of_stock: {
+    status: 422,
+    title: 'Not enough stock',
+    resolution: 'Lower the quantity of the product named in detail (cart.set_item) or remove it, then check out again.',
+  },
+  discount_not_applicable: {
+    status: 422,
+    title: 'Discount code cannot be used',
+    resolution: 'See reason: unknown_code, inactive, expired or usage_limit_reached. Remove the code or use another one.',
+  },
+  cart_closed: {
+    status: 422,
+    title: 'Cart is already checked out',
+    resolution: 'Create a new cart with cart.create; a cart can be checked out only once.',
+  },
+  cart_empty: {
+    status: 422,
+    title: 'Cart is empty',
+    resolution: 'Add at least one product with cart.set_item before checking out.',
+  },
+  not_revertible: {
+    status: 422,
+    title: 'Audit entry cannot be reverted',
+    resolution: 'Only the latest change of a catalog, content or discount resource that has not been reverted can be undone. Make the change you want with the resource\'s own tool instead.',
+  },
+  feature_disabled: {
+    status: 422,
+    title: 'Feature is switched off',
+    resolution: 'The shop operator has switched this feature off; features.list shows the flags. Try again later or ask the operator.',
+  },
+  idempotency_key_reused: {
+    status: 422,
+    title: 'Idempotency-Key was used for another request',
+    resolution: 'Use a new Idempotency-Key for a different tool or body; reuse a key only to retry the very same request.',
+  },
+  rate_limited: {
+    status: 429,
+    title: 'Too many requests',
+    resolution: 'Wait the number of seconds in Retry-After before the next request, and spread requests out.',
+  },
+  internal_error: {
+    status: 500,
+    title: 'Internal error',
+    resolution: 'Retry later with the same Idempotency-Key; if it persists, report the request id in instance to the shop operator.',
+  },
+} as const satisfies Record<string, { status: number; title: string; resolution: string }>;
+
+export type ProblemCode = keyof typeof PROBLEMS;
+
+export const PROBLEM_CODES = Object.keys(PROBLEMS) as ProblemCode[];
+
+export function isProblemCode(value: string): value is ProblemCode {
+  return Object.hasOwn(PROBLEMS, value);
+}

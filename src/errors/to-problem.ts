@@ -1,0 +1,44 @@
+import { PROBLEMS } from './problems.ts';
+import type { ProblemCode } from './problems.ts';
+import type { FieldError } from './tool-error.ts';
+import { ToolError } from './tool-error.ts';
+
+/** RFC 9457 problem details plus the legacy ok/error members kept for one compatibility window. */
+export type Problem = {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  code: ProblemCode;
+  resolution: string;
+  errors?: FieldError[];
+  reason?: string;
+  ok: false;
+  error: { code: ProblemCode; message: string };
+};
+
+export type ProblemContext = { baseUrl: string; requestId: string };
+
+export function problemFor(error: ToolError, context: ProblemContext): Problem {
+  const entry = PROBLEMS[error.code];
+  return {
+    type: `${context.baseUrl}/problems/${error.code}`,
+    title: entry.title,
+    status: entry.status,
+    detail: error.detail,
+    instance: `urn:butik:request:${context.requestId}`,
+    code: error.code,
+    resolution: entry.resolution,
+    ...(error.extras.errors ? { errors: error.extras.errors } : {}),
+    ...(error.extras.reason ? { reason: error.extras.reason } : {}),
+    ok: false,
+    error: { code: error.code, message: error.detail },
+  };
+}
+
+/** The one boundary for unknown errors: the cause is logged by the caller, never serialized. */
+export function asToolError(error: unknown): ToolError {
+  if (error instanceof ToolError) return error;
+  return new ToolError('internal_error', 'The server could not complete the request.');
+}

@@ -1,0 +1,160 @@
+import { SCOPES } from '../access/scopes.ts';
+import { PROBLEM_CODES } from '../errors/problems.ts';
+import type { RegisteredTool } from '../tools/registry.ts';
+
+type Json = Record<string, unknown>;
+
+const problemSchema: Json = {
+  type: 'object',
+  description: 'RFC 9457 problem details, plus the legacy ok/error members kept for one compatibility window.',
+  required: ['type', 'title', 'status', 'detail', 'instance', 'code', 'resolution', 'ok', 'error'],
+  properties: {
+    type: { type: 'string', format: 'uri', description: 'BASE_URL/problems/<code>; a human-readable page.' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    instance: { type: 'string', description: 'urn:butik:request:<request id>; the id is also in X-Request-Id.' },
+    code: { type: 'string', enum: PROBLEM_CODES },
+    resolution: { type: 'string', description: 'What a client (often an AI agent) should do next.' },
+    errors: {
+      type: 'array',
+      description: 'Validation failures, one per offending field.',
+      items: {
+        type: 'object',
+        required: ['path', 'message'],
+        properties: { path: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
+    reason: { type: 'string', description: 'Why a discount is not applicable: unknown_code, inactive, expired, usage_limit_reached.' },
+    ok: { type: 'boolean', const: false, description: 'Legacy member.' },
+    error: {
+      type: 'object',
+      description: 'Legacy member: the same code, and detail as message.',
+      required: ['code', 'message'],
+      properties: { code: { type: 'string' }, message: { type: 'string' } },
+    },
+  },
+};
+
+const rateLimitHeaders: Json = {
+  'RateLimit-Policy': { description: 'Structured policy of the limit closest to exhaustion, e.g. "anon";q=60;w=60.', schema: { type: 'string' } },
+  RateLimit: { description: 'Remaining quota and seconds to reset, e.g. "anon";r=59;t=60.', schema: { type: 'string' } },
+  'RateLimit-Limit': { description: 'Legacy: quota of the window.', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Legacy: requests left in the window.', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Legacy: seconds until the window resets.', schema: { type: 'integer' } },
+};
+
+const problem = (description: string, schema = '#/components/schemas/Problem', headers: Json = {}): Json => ({
+  description,
+  headers,
+  content: { 'application/problem+json': { schema: { $ref: schema } } },
+});
+
+const failureResponses: Json = {
+  400: { $ref: '#/components/responses/BadRequest' },
+  401: { $ref: '#/components/responses/Unauthorized' },
+  403: { $ref: '#/components/responses/Forbidden' },
+  404: { $ref: '#/components/responses/NotFound' },
+  409: { $ref: '#/components/responses/Conflict' },
+  422: { $ref: '#/components/responses/Unprocessable' },
+  429: { $ref: '#/components/responses/RateLimited' },
+  500: { $ref: '#/components/responses/InternalError' },
+  default: { $ref: '#/components/responses/Problem' },
+};
+
+function operationFor(tool: RegisteredTool): Json {
+  const id = `invoke_${tool.name.replaceAll('.', '_')}`;
+  return {
+    operationId: id,
+    summary: tool.annotations.title,
+    description: tool.description,
+    tags: [tool.name.split('.')[0]],
+    ...(tool.deprecated ? { deprecated: true } : {}),
+    security: tool.anonymous ? [] : [{ bearerAuth: [tool.scope] }],
+    'x-service-required-scope': tool.scope,
+    'x-service-anonymous-read': tool.anonymous === true,
+    parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }],
+    requestBody: { required: true, content: { 'application/json': { schema: tool.inputJsonSchema } } },
+    responses: {
+      200: {
+        description: 'The tool ran.',
+        headers: rateLimitHeaders,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['ok', 'result'],
+              additionalProperties: false,
+              properties: { ok: { type: 'boolean', const: true }, result: tool.outputJsonSchema },
+            },
+          },
+        },
+      },
+      ...failureResponses,
+    },
+  };
+}
+
+/** The OpenAPI 3.1 document of CONTRACT §3, generated from the registry. */
+export function buildOpenApi(tools: readonly RegisteredTool[], baseUrl: string): Json {
+  const paths: Json = {};
+  for (const tool of tools) paths[`/api/v1/tools/${tool.name}`] = { post: operationFor(tool) };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Butik Agent API',
+      version: '1.0.0',
+      description: 'Tools over a small web shop and content site for AI agents and people. Every tool is a POST with a '
+        + 'JSON body; amounts are integer øre (1/100 DKK) incl. 25 % VAT. Failures are application/problem+json with a '
+        + 'resolution. The same tools are served over MCP at /api/mcp.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: baseUrl }],
+    'x-service-supported-scopes': [...SCOPES],
+    tags: [...new Set(tools.map((tool) => tool.name.split('.')[0]))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: Authorization: Bearer bk_…' },
+      },
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'Makes a retry safe: the same key with the same body returns the stored result (24 h).',
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
+        },
+      },
+      schemas: {
+        Problem: problemSchema,
+        UnauthorizedProblem: {
+          allOf: [{ $ref: '#/components/schemas/Problem' }],
+          description: 'Problem for a missing, malformed, unknown, expired or revoked key (code unauthorized).',
+        },
+        RateLimitedProblem: {
+          allOf: [{ $ref: '#/components/schemas/Problem' }],
+          description: 'Problem for an exceeded rate limit (code rate_limited).',
+        },
+      },
+      responses: {
+        BadRequest: problem('Body is not JSON (invalid_json) or violates the tool schema (validation_failed).'),
+        Unauthorized: problem('Authentication needed or the key is invalid (unauthorized).', '#/components/schemas/UnauthorizedProblem', {
+          'WWW-Authenticate': { description: 'Bearer realm="butik"', schema: { type: 'string' } },
+        }),
+        Forbidden: problem('The key lacks the required scope (insufficient_scope).', '#/components/schemas/Problem', {
+          'WWW-Authenticate': { description: 'Bearer challenge naming the missing scope.', schema: { type: 'string' } },
+        }),
+        NotFound: problem('Unknown tool, or the named resource does not exist.'),
+        Conflict: problem('The slug or code exists already, or the Idempotency-Key is in use.'),
+        Unprocessable: problem('A business rule refused the request; see code and resolution.'),
+        RateLimited: problem('Rate limit exceeded (rate_limited).', '#/components/schemas/RateLimitedProblem', {
+          ...rateLimitHeaders,
+          'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
+        }),
+        InternalError: problem('Unexpected failure (internal_error); nothing about it is disclosed.'),
+        Problem: problem('Any other failure.'),
+      },
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { problemFor } from '../errors/to-problem.ts';
+import type { ToolError } from '../errors/tool-error.ts';
+
+export const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
+
+/** WWW-Authenticate of CONTRACT §4 for 401 and 403. */
+export function challengeFor(error: ToolError): string | undefined {
+  if (error.code === 'unauthorized') {
+    return error.extras.invalidToken ? 'Bearer realm="butik", error="invalid_token"' : 'Bearer realm="butik"';
+  }
+  if (error.code === 'insufficient_scope') {
+    return `Bearer realm="butik", error="insufficient_scope", scope="${error.extras.scope ?? ''}"`;
+  }
+  return undefined;
+}
+
+/** Serializes a problem once; idempotent replays store exactly this text. */
+export function problemBody(error: ToolError, baseUrl: string, requestId: string): { status: number; body: string } {
+  const problem = problemFor(error, { baseUrl, requestId });
+  return { status: problem.status, body: JSON.stringify(problem) };
+}
+
+export function sendProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: ToolError,
+  headers: Record<string, string> = {},
+): FastifyReply {
+  const { status, body } = problemBody(error, request.server.butik.baseUrl, request.id);
+  const challenge = challengeFor(error);
+  reply.code(status).headers(headers).header('content-type', PROBLEM_JSON);
+  if (challenge) reply.header('www-authenticate', challenge);
+  if (error.extras.retryAfter !== undefined) reply.header('retry-after', String(error.extras.retryAfter));
+  return reply.send(body);
+}

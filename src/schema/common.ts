@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/** SPEC §2: integers are bounded by 2^53 − 1 on both sides. z.int() is exactly the safe-integer range. */
+export const Int = z.int();
+export const NonNegativeInt = z.int().min(0);
+export const PositiveInt = z.int().min(1);
+
+/** Integer øre (1/100 DKK), VAT included. */
+export const Oere = z.int().meta({ description: 'Amount in øre (1/100 DKK), 25 % VAT included.' });
+
+export const Id = z.string().min(1).max(200).meta({ description: 'Identifier as returned by the service.' });
+
+export const Slug = z
+  .string()
+  .min(2)
+  .max(200)
+  .regex(/^[a-z0-9-]+$/, 'lowercase letters, digits and hyphens only')
+  .meta({ description: 'URL-safe identifier: lowercase a-z, 0-9 and "-".', examples: ['aviator-classic'] });
+
+/** A slug used to look something up: any non-empty string, so a wrong one is a 404, not a 400. */
+export const SlugRef = z.string().min(1).max(200);
+
+/** SPEC §2: RFC 3339 in UTC, ending in Z, optional fractional seconds. */
+export const Timestamp = z.iso.datetime({ offset: false }).meta({
+  description: 'RFC 3339 date-time in UTC ending in Z.',
+  examples: ['2026-01-31T12:00:00Z'],
+});
+
+export const HttpsUrl = z.url({ protocol: /^https$/ });
+export const Url = z.url({ protocol: /^https?$/ });
+
+export const Email = z.email().max(320);
+
+export const Confirm = z.literal(true).meta({ description: 'Must be true: confirms a destructive action.' });
+
+export function toIso(date: Date): string;
+export function toIso(date: Date | null): string | null;
+export function toIso(date: Date | null): string | null {
+  return date ? date.toISOString() : null;
+}

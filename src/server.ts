@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import { resolveMasterKey } from './access/master-key.ts';
+import { resolveBaseUrl } from './config.ts';
+import type { Config } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import type { Database } from './db/client.ts';
+import { seedDemoStore } from './seed/demo.ts';
+
+export type RunningServer = { app: FastifyInstance; database: Database; url: string; close(): Promise<void> };
+
+export async function openConfiguredDatabase(config: Config): Promise<Database> {
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  await database.migrate();
+  return database;
+}
+
+/** Opens the database, migrates, seeds an empty store, listens. `butik serve` and `npm start`. */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const database = await openConfiguredDatabase(config);
+  const master = resolveMasterKey(config.masterKey, config.dataDir);
+  const app = buildApp({ config, database, masterKey: master.key });
+  try {
+    if (master.generatedAt) app.log.info({ path: master.generatedAt }, 'master key file (BUTIK_MASTER_KEY is not set)');
+    if (config.seed === 'demo' && await seedDemoStore(database.db, { baseUrl: resolveBaseUrl(config, config.port) })) app.log.info('seeded the demo store');
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await app.close().catch(() => {});
+    await database.close().catch(() => {});
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  if (!config.baseUrl) app.setBaseUrl(`http://${host}:${port}`);
+  app.log.info({ url: app.butik.baseUrl, port, database: database.kind }, 'butik listening');
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    database,
+    url: `http://${host}:${port}`,
+    close: () => (closing ??= app.close().then(() => database.close())),
+  };
+}

@@ -1,0 +1,3 @@
+import type { AnyTool } from './define-tool.ts';
+
+export const cartTools: AnyTool[] = [];

@@ -1,0 +1,40 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { categories, products } from '../db/schema.ts';
+import { ToolError } from '../errors/tool-error.ts';
+import type { ToolContext } from './context.ts';
+
+type Db = ToolContext['db'];
+export type ProductRow = typeof products.$inferSelect;
+export type CategoryRow = typeof categories.$inferSelect;
+
+/** A visible (not soft-deleted) product, locked for update when inside a write. */
+export async function findProduct(db: Db, slug: string, options: { lock?: boolean } = {}): Promise<ProductRow> {
+  const query = db.select().from(products).where(and(eq(products.slug, slug), isNull(products.deletedAt)));
+  const [row] = options.lock ? await query.for('update') : await query;
+  if (!row) throw new ToolError('not_found', `No product with slug "${slug}".`);
+  return row;
+}
+
+export async function findCategory(db: Db, where: { id?: string; slug?: string }): Promise<CategoryRow> {
+  const match = where.id !== undefined ? eq(categories.id, where.id) : eq(categories.slug, where.slug ?? '');
+  const [row] = await db.select().from(categories).where(and(match, isNull(categories.deletedAt)));
+  if (!row) {
+    const named = where.id !== undefined ? `id "${where.id}"` : `slug "${where.slug}"`;
+    throw new ToolError('not_found', `No category with ${named}; categories.list shows the existing ones.`);
+  }
+  return row;
+}
+
+/** CONTRACT §11: exactly one of categoryId / categorySlug on create, at most one on update. */
+export async function resolveCategoryId(
+  db: Db,
+  ref: { categoryId?: string | undefined; categorySlug?: string | undefined },
+): Promise<string | undefined> {
+  if (ref.categoryId !== undefined) return (await findCategory(db, { id: ref.categoryId })).id;
+  if (ref.categorySlug !== undefined) return (await findCategory(db, { slug: ref.categorySlug })).id;
+  return undefined;
+}
+
+export function firstImageUrl(row: Pick<ProductRow, 'images'>): string | null {
+  return row.images[0]?.url ?? null;
+}

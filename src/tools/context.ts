@@ -1,0 +1,31 @@
+import type { Actor } from '../access/actor.ts';
+import type { Db, Tx } from '../db/client.ts';
+
+export type Channel = 'rest' | 'mcp' | 'cli';
+
+export type Log = {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+};
+
+export type AuditRecord = {
+  targetType: string;
+  targetId: string;
+  before: unknown;
+  after: unknown;
+};
+
+/** Everything a handler may touch. Handlers never see HTTP or MCP. STYLE §2. */
+export type ToolContext = {
+  /** Inside a transaction for writes, the plain database for read-only tools. */
+  db: Db | Tx;
+  actor: Actor;
+  channel: Channel;
+  clock: () => Date;
+  log: Log;
+  /** Public base address, for URLs handed back to clients (CONTRACT §1 BASE_URL). */
+  baseUrl: string;
+  /** Appends an audit entry in the same transaction as the write. CONTRACT §7. */
+  audit(record: AuditRecord): Promise<string>;
+};

@@ -1,0 +1,40 @@
+import type { z } from 'zod';
+import type { Scope } from '../access/scopes.ts';
+import type { ToolContext } from './context.ts';
+
+export type ToolAnnotations = {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint?: boolean;
+};
+
+/** SPEC §9: a deprecated tool announces itself with RFC 9745 / RFC 8594 headers and in OpenAPI. */
+export type Deprecation = { since: Date; sunset: Date; link: string };
+
+export type ToolDefinition<I extends z.ZodType, O extends z.ZodType> = {
+  /** `domain.verb_noun`; the REST path segment and the MCP tool name. */
+  name: string;
+  description: string;
+  scope: Scope;
+  /** Open without credentials (SPEC §1: only the five public read tools). */
+  anonymous?: boolean;
+  annotations: ToolAnnotations;
+  input: I;
+  output: O;
+  deprecated?: Deprecation;
+  handler(input: z.output<I>, ctx: ToolContext): Promise<z.input<O>>;
+};
+
+export type AnyTool = ToolDefinition<z.ZodType, z.ZodType>;
+
+/** One declaration per tool drives REST, OpenAPI and MCP. STYLE §1. */
+export function defineTool<I extends z.ZodType, O extends z.ZodType>(tool: ToolDefinition<I, O>): ToolDefinition<I, O> {
+  return tool;
+}
+
+export const readOnly = (title: string): ToolAnnotations =>
+  ({ title, readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+export const write = (title: string, options: { idempotent: boolean; destructive?: boolean }): ToolAnnotations =>
+  ({ title, readOnlyHint: false, destructiveHint: options.destructive ?? false, idempotentHint: options.idempotent });

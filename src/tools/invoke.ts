@@ -1,0 +1,92 @@
+import type { z } from 'zod';
+import { actorName, hasScope } from '../access/actor.ts';
+import type { Actor } from '../access/actor.ts';
+import type { Db } from '../db/client.ts';
+import { auditEntries } from '../db/schema.ts';
+import { ToolError } from '../errors/tool-error.ts';
+import type { FieldError } from '../errors/tool-error.ts';
+import type { AnyTool } from './define-tool.ts';
+import type { AuditRecord, Channel, Log, ToolContext } from './context.ts';
+
+/** What the transports share: built once at start-up. */
+export type ToolRuntime = {
+  db: Db;
+  log: Log;
+  clock: () => Date;
+  baseUrl: string;
+};
+
+export type ToolCall = {
+  tool: AnyTool;
+  input: unknown;
+  actor: Actor;
+  channel: Channel;
+  log?: Log;
+};
+
+/**
+ * CONTRACT §4, §11: anonymous callers of a private tool get 401, keys without the scope 403,
+ * before anything about the request body is looked at.
+ */
+export function authorizeTool(tool: AnyTool, actor: Actor): void {
+  if (tool.anonymous) return;
+  if (actor.kind === 'anonymous') {
+    throw new ToolError('unauthorized', `${tool.name} needs an API key with scope ${tool.scope}.`);
+  }
+  if (!hasScope(actor, tool.scope)) {
+    throw new ToolError('insufficient_scope', `${tool.name} needs scope ${tool.scope}, which this key does not hold.`, {
+      scope: tool.scope,
+    });
+  }
+}
+
+export function validationError(error: z.ZodError): ToolError {
+  const errors: FieldError[] = error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.'),
+    message: issue.message,
+  }));
+  const summary = errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ');
+  return new ToolError('validation_failed', `Invalid request: ${summary}`, { errors });
+}
+
+/** The one execution path of every tool, REST and MCP alike. STYLE §3. */
+export async function invokeTool(runtime: ToolRuntime, call: ToolCall): Promise<unknown> {
+  const { tool, actor, channel } = call;
+  authorizeTool(tool, actor);
+  const parsed = tool.input.safeParse(call.input);
+  if (!parsed.success) throw validationError(parsed.error);
+
+  const log = call.log ?? runtime.log;
+  const contextFor = (db: ToolContext['db']): ToolContext => ({
+    db,
+    actor,
+    channel,
+    clock: runtime.clock,
+    log,
+    baseUrl: runtime.baseUrl,
+    audit: (record) => appendAudit(db, { record, actor, channel, tool: tool.name, at: runtime.clock() }),
+  });
+
+  if (tool.annotations.readOnlyHint) return tool.handler(parsed.data, contextFor(runtime.db));
+  return runtime.db.transaction((tx) => tool.handler(parsed.data, contextFor(tx)));
+}
+
+async function appendAudit(
+  db: ToolContext['db'],
+  entry: { record: AuditRecord; actor: Actor; channel: Channel; tool: string; at: Date },
+): Promise<string> {
+  const [row] = await db.insert(auditEntries).values({
+    at: entry.at,
+    actorKind: entry.actor.kind,
+    actorKeyId: entry.actor.kind === 'key' ? entry.actor.keyId : null,
+    actorName: actorName(entry.actor),
+    channel: entry.channel,
+    tool: entry.tool,
+    targetType: entry.record.targetType,
+    targetId: entry.record.targetId,
+    before: entry.record.before ?? null,
+    after: entry.record.after ?? null,
+  }).returning({ id: auditEntries.id });
+  if (!row) throw new Error('audit insert returned no row');
+  return row.id;
+}

@@ -1,0 +1,205 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { products } from '../db/schema.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import { ToolError } from '../errors/tool-error.ts';
+import { Confirm, HttpsUrl, Id, PositiveInt, Slug, SlugRef, Timestamp, toIso } from '../schema/common.ts';
+import { ProductFields, ProductRef } from '../schema/product.ts';
+import { findCategory, findProduct, resolveCategoryId } from './catalog-store.ts';
+import { defineTool, readOnly, write } from './define-tool.ts';
+import type { AnyTool } from './define-tool.ts';
+import { searchProducts } from './products-search.ts';
+
+const categoryRefMessage = 'give exactly one of categoryId and categorySlug';
+
+export const getProduct = defineTool({
+  name: 'products.get',
+  description: 'Get one product by slug: description, price in øre (incl. VAT), stock, images and category.',
+  scope: 'catalog:read',
+  anonymous: true,
+  annotations: readOnly('Get product'),
+  input: z.strictObject({ slug: SlugRef.meta({ description: 'The product slug.', examples: ['aviator-classic'] }) }),
+  output: z.strictObject({
+    id: Id,
+    slug: z.string(),
+    name: z.string(),
+    brand: z.string().nullable(),
+    description: z.string(),
+    priceDkk: z.int().meta({ description: 'Price in øre incl. VAT.' }),
+    stock: z.int(),
+    featured: z.boolean(),
+    frameColor: z.string().nullable(),
+    lensColor: z.string().nullable(),
+    images: z.array(z.string()),
+    category: z.strictObject({ slug: z.string(), name: z.string(), description: z.string().nullable() }),
+    createdAt: Timestamp,
+  }),
+  async handler({ slug }, { db }) {
+    const product = await findProduct(db, slug);
+    const category = await findCategory(db, { id: product.categoryId });
+    return {
+      id: product.id,
+      slug: product.slug,
+      name: product.name,
+      brand: product.brand,
+      description: product.description,
+      priceDkk: product.priceDkk,
+      stock: product.stock,
+      featured: product.featured,
+      frameColor: product.frameColor,
+      lensColor: product.lensColor,
+      images: product.images.map((image) => image.url),
+      category: { slug: category.slug, name: category.name, description: category.description },
+      createdAt: toIso(product.createdAt),
+    };
+  },
+});
+
+export const createProduct = defineTool({
+  name: 'products.create',
+  description: 'Create a product. priceDkk is in øre (149900 = 1.499,00 kr), not kroner. '
+    + 'Give the category as exactly one of categoryId or categorySlug.',
+  scope: 'products:write',
+  annotations: write('Create product', { idempotent: false }),
+  input: z.strictObject({
+    slug: Slug,
+    name: ProductFields.name,
+    description: ProductFields.description,
+    priceDkk: ProductFields.priceDkk,
+    stock: ProductFields.stock,
+    brand: ProductFields.brand.optional(),
+    frameColor: ProductFields.frameColor.optional(),
+    lensColor: ProductFields.lensColor.optional(),
+    featured: ProductFields.featured.default(false),
+    images: ProductFields.images.default([]),
+    attributes: ProductFields.attributes.optional(),
+    answerSummary: ProductFields.answerSummary.optional(),
+    faq: ProductFields.faq.optional(),
+    useCases: ProductFields.useCases.optional(),
+    comparisonFacts: ProductFields.comparisonFacts.optional(),
+    categoryId: ProductFields.categoryId.optional(),
+    categorySlug: ProductFields.categorySlug.optional(),
+  }).refine((input) => (input.categoryId === undefined) !== (input.categorySlug === undefined), {
+    message: categoryRefMessage,
+    path: ['categoryId'],
+  }),
+  output: ProductRef,
+  async handler(input, ctx) {
+    const { categoryId, categorySlug, images, ...fields } = input;
+    const category = await resolveCategoryId(ctx.db, { categoryId, categorySlug });
+    if (category === undefined) throw new ToolError('validation_failed', categoryRefMessage);
+    const [existing] = await ctx.db.select({ id: products.id }).from(products).where(eq(products.slug, input.slug));
+    if (existing) throw new ToolError('already_exists', `A product with slug "${input.slug}" already exists.`);
+    try {
+      const [row] = await ctx.db.insert(products).values({
+        ...fields,
+        categoryId: category,
+        images: images.map((url) => ({ url })),
+      }).returning();
+      if (!row) throw new Error('insert returned no row');
+      await ctx.audit({ targetType: 'product', targetId: row.id, before: null, after: row });
+      return { id: row.id, slug: row.slug };
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ToolError('already_exists', `A product with slug "${input.slug}" already exists.`);
+      throw error;
+    }
+  },
+});
+
+export const updateProduct = defineTool({
+  name: 'products.update',
+  description: 'Change fields of a product. The slug identifies the product and cannot be changed '
+    + '(422 slug_immutable). Same field rules as products.create; prices in øre.',
+  scope: 'products:write',
+  annotations: write('Update product', { idempotent: true }),
+  input: z.strictObject({
+    slug: SlugRef.meta({ description: 'The product to change.' }),
+    patch: z.strictObject({
+      slug: z.string().optional().meta({ description: 'Not changeable: any value other than the current slug is rejected.' }),
+      name: ProductFields.name.optional(),
+      description: ProductFields.description.optional(),
+      priceDkk: ProductFields.priceDkk.optional(),
+      stock: ProductFields.stock.optional(),
+      brand: ProductFields.brand.optional(),
+      frameColor: ProductFields.frameColor.optional(),
+      lensColor: ProductFields.lensColor.optional(),
+      featured: ProductFields.featured.optional(),
+      images: ProductFields.images.optional(),
+      attributes: ProductFields.attributes.optional(),
+      answerSummary: ProductFields.answerSummary.optional(),
+      faq: ProductFields.faq.optional(),
+      useCases: ProductFields.useCases.optional(),
+      comparisonFacts: ProductFields.comparisonFacts.optional(),
+      categoryId: ProductFields.categoryId.optional(),
+      categorySlug: ProductFields.categorySlug.optional(),
+    }).refine((patch) => patch.categoryId === undefined || patch.categorySlug === undefined, {
+      message: 'give at most one of categoryId and categorySlug',
+      path: ['categoryId'],
+    }),
+  }),
+  output: ProductRef,
+  async handler({ slug, patch }, ctx) {
+    const before = await findProduct(ctx.db, slug, { lock: true });
+    if (patch.slug !== undefined && patch.slug !== before.slug) {
+      throw new ToolError('slug_immutable', `The slug of product "${slug}" cannot be changed to "${patch.slug}".`);
+    }
+    const { slug: _unchanged, categoryId, categorySlug, images, ...fields } = patch;
+    const category = await resolveCategoryId(ctx.db, { categoryId, categorySlug });
+    const [after] = await ctx.db.update(products).set({
+      ...fields,
+      ...(category !== undefined ? { categoryId: category } : {}),
+      ...(images !== undefined ? { images: images.map((url) => ({ url })) } : {}),
+      updatedAt: ctx.clock(),
+    }).where(eq(products.id, before.id)).returning();
+    await ctx.audit({ targetType: 'product', targetId: before.id, before, after });
+    return { id: before.id, slug: before.slug };
+  },
+});
+
+export const deleteProduct = defineTool({
+  name: 'products.delete',
+  description: 'Soft-delete a product: it disappears from the catalog at once and can be restored with audit.revert. '
+    + 'Requires confirm: true.',
+  scope: 'products:write',
+  annotations: write('Delete product', { idempotent: true, destructive: true }),
+  input: z.strictObject({ slug: SlugRef, confirm: Confirm }),
+  output: z.strictObject({ ok: z.literal(true), slug: z.string() }),
+  async handler({ slug }, ctx) {
+    const before = await findProduct(ctx.db, slug, { lock: true });
+    const [after] = await ctx.db.update(products).set({ deletedAt: ctx.clock(), updatedAt: ctx.clock() })
+      .where(eq(products.id, before.id)).returning();
+    await ctx.audit({ targetType: 'product', targetId: before.id, before, after });
+    return { ok: true as const, slug: before.slug };
+  },
+});
+
+export const attachProductImage = defineTool({
+  name: 'products.attach_image',
+  description: 'Append an https image to a product (no confirmation needed). Attaching a URL the product already has '
+    + 'changes nothing and answers alreadyAttached: true.',
+  scope: 'products:write',
+  annotations: write('Attach product image', { idempotent: true }),
+  input: z.strictObject({
+    slug: SlugRef,
+    imageUrl: HttpsUrl.meta({ description: 'The image URL; must use https.' }),
+    alt: z.string().max(200).optional().meta({ description: 'Alternative text for the image, at most 200 characters.' }),
+    sourceId: z.string().min(1).max(200).optional().meta({ description: 'Identifier of the image at its source.' }),
+  }),
+  output: z.union([
+    z.strictObject({ ok: z.literal(true), slug: z.string(), alreadyAttached: z.literal(true), totalImages: PositiveInt }),
+    z.strictObject({ ok: z.literal(true), slug: z.string(), attached: z.url(), totalImages: PositiveInt }),
+  ]),
+  async handler({ slug, imageUrl, alt, sourceId }, ctx) {
+    const before = await findProduct(ctx.db, slug, { lock: true });
+    if (before.images.some((image) => image.url === imageUrl)) {
+      return { ok: true as const, slug: before.slug, alreadyAttached: true as const, totalImages: before.images.length };
+    }
+    const images = [...before.images, { url: imageUrl, ...(alt !== undefined ? { alt } : {}), ...(sourceId ? { sourceId } : {}) }];
+    const [after] = await ctx.db.update(products).set({ images, updatedAt: ctx.clock() })
+      .where(eq(products.id, before.id)).returning();
+    await ctx.audit({ targetType: 'product', targetId: before.id, before, after });
+    return { ok: true as const, slug: before.slug, attached: imageUrl, totalImages: images.length };
+  },
+});
+
+export const productTools: AnyTool[] = [searchProducts, getProduct, createProduct, updateProduct, deleteProduct, attachProductImage];

@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { buildApp } from '../../src/app.ts';
+import { PROBLEM_CODES } from '../../src/errors/problems.ts';
+import type { AppOptions } from '../../src/app.ts';
+import { createKey } from '../../src/access/api-keys.ts';
+import type { Scope } from '../../src/access/scopes.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { Config } from '../../src/config.ts';
+import { openDatabase } from '../../src/db/client.ts';
+import type { Database } from '../../src/db/client.ts';
+
+export const MASTER_KEY = 'test-master-key-0123456789abcdefghijklmnop';
+export const BASE_URL = 'http://butik.test';
+
+export type TestApp = {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  /** A fresh key holding exactly these scopes. */
+  keyWith(...scopes: Scope[]): Promise<string>;
+  /** POST /api/v1/tools/<name> through fastify.inject. */
+  call(tool: string, body: unknown, options?: CallOptions): Promise<CallResult>;
+  close(): Promise<void>;
+};
+
+export type CallOptions = { key?: string; headers?: Record<string, string>; ip?: string };
+export type CallResult = {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  // Tests read arbitrary members of responses; the schema contract tests check shapes.
+  body: any;
+};
+
+/**
+ * A database of its own for one test file: in-memory PGlite, or a fresh schema on TEST_DATABASE_URL
+ * (dropped again on close). A PostgreSQL that does not answer fails the test; it is never skipped.
+ */
+export async function openTestDatabase(): Promise<{ database: Database; drop(): Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    const database = await openDatabase({});
+    await database.migrate();
+    return { database, drop: () => database.close() };
+  }
+  const schemaName = `t_${randomBytes(6).toString('hex')}`;
+  const database = await openDatabase({ url, schemaName, poolSize: 20 });
+  await database.migrate();
+  return {
+    database,
+    async drop() {
+      await database.db.execute(`drop schema if exists "${schemaName}" cascade`);
+      await database.close();
+    },
+  };
+}
+
+/**
+ * Every response a test sees is checked against the contract: a success against the tool's exact
+ * output schema, a failure against the problem shape of CONTRACT §4.
+ */
+function assertContract(app: FastifyInstance, toolName: string, response: CallResult): void {
+  if (response.status === 200) {
+    const tool = app.butik.registry.get(toolName);
+    if (!tool) throw new Error(`200 for unknown tool ${toolName}`);
+    if (response.body.ok !== true || Object.keys(response.body).sort().join() !== 'ok,result') {
+      throw new Error(`bad success envelope: ${JSON.stringify(response.body)}`);
+    }
+    const parsed = tool.output.safeParse(response.body.result);
+    if (!parsed.success) throw new Error(`${toolName} result violates its output schema: ${parsed.error.message}`);
+    return;
+  }
+  const problem = ProblemShape.safeParse(response.body);
+  if (!problem.success) throw new Error(`bad problem body (${response.status}): ${JSON.stringify(response.body)}`);
+  if (problem.data.status !== response.status || !String(response.headers['content-type']).startsWith('application/problem+json')) {
+    throw new Error(`problem status/content-type mismatch: ${response.status} ${String(response.headers['content-type'])}`);
+  }
+}
+
+const ProblemShape = z.object({
+  type: z.string().startsWith(`${BASE_URL}/problems/`),
+  title: z.string().min(1),
+  status: z.int(),
+  detail: z.string().min(1),
+  instance: z.string().regex(/^urn:butik:request:.+/),
+  code: z.enum(PROBLEM_CODES),
+  resolution: z.string().min(1),
+  ok: z.literal(false),
+  error: z.strictObject({ code: z.enum(PROBLEM_CODES), message: z.string() }),
+}).refine((p) => p.error.code === p.code && p.error.message === p.detail && p.type.endsWith(`/${p.code}`));
+
+export type TestAppOptions = Partial<Omit<AppOptions, 'config' | 'database' | 'masterKey'>> & {
+  env?: Record<string, string>;
+};
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const config = loadConfig({
+    BASE_URL,
+    BUTIK_RATE_LIMITS: 'anon:100000,preauth:100000,key:100000',
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const { database, drop } = await openTestDatabase();
+  const { env: _env, ...appOptions } = options;
+  const app = buildApp({ config, database, masterKey: MASTER_KEY, logger: false, ...appOptions });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    async keyWith(...scopes) {
+      const created = await createKey(database.db, { name: `test ${scopes.join(' ')}`, scopes });
+      return created.key;
+    },
+    async call(tool, body, callOptions = {}) {
+      const response = await app.inject({
+        method: 'POST',
+        url: `/api/v1/tools/${tool}`,
+        headers: {
+          'content-type': 'application/json',
+          ...(callOptions.key ? { authorization: `Bearer ${callOptions.key}` } : {}),
+          ...callOptions.headers,
+        },
+        ...(callOptions.ip ? { remoteAddress: callOptions.ip } : {}),
+        payload: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const result = { status: response.statusCode, headers: response.headers, body: response.body ? JSON.parse(response.body) : undefined };
+      assertContract(app, tool, result);
+      return result;
+    },
+    async close() {
+      try {
+        await app.close();
+      } finally {
+        await drop();
+      }
+    },
+  };
+}
