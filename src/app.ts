@@ -12,6 +12,9 @@ import { acceptRawBodies, BODY_LIMIT } from './http/json-body.ts';
 import { registerKeysRoutes } from './http/keys-route.ts';
 import { registerOpenApiRoute } from './http/openapi-route.ts';
 import { registerToolsRoute } from './http/tools-route.ts';
+import { registerDiscoveryRoutes } from './http/discovery.ts';
+import { registerMcpRoutes } from './mcp/route.ts';
+import { registerSiteRoutes } from './site/routes.ts';
 import type { AnyTool } from './tools/define-tool.ts';
 import type { ToolRuntime } from './tools/invoke.ts';
 import { ALL_TOOLS, buildRegistry } from './tools/registry.ts';
@@ -104,6 +107,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
   registerOpenApiRoute(app);
   registerToolsRoute(app);
   registerKeysRoutes(app);
+  registerMcpRoutes(app);
+  registerDiscoveryRoutes(app);
+  registerSiteRoutes(app);
   return app;
 }
 
