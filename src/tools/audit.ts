@@ -1,3 +1,85 @@
+import { and, desc, eq, gte, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { auditEntries } from '../db/schema.ts';
+import { Id, Timestamp, toIso } from '../schema/common.ts';
+import { revertEntry } from './audit-revert.ts';
+import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
 
-export const auditTools: AnyTool[] = [];
+/** Row snapshots are arbitrary JSON; z.unknown() keeps their JSON Schema the generic `{}`. */
+const Snapshot = z.unknown();
+
+const AuditEntry = z.strictObject({
+  id: Id,
+  at: Timestamp,
+  actor: z.strictObject({
+    kind: z.enum(['master', 'key', 'cli', 'anonymous']),
+    keyId: Id.nullable().meta({ description: 'The API key id when kind is "key", else null.' }),
+    name: z.string().meta({ description: 'The key name, or "master" / "cli".' }),
+  }),
+  channel: z.enum(['rest', 'mcp', 'cli']),
+  tool: z.string().meta({ description: 'The tool that made the change, e.g. products.update.' }),
+  targetType: z.string().meta({ description: 'product, category, discount, page, service, order, settings, feature, announcement …' }),
+  targetId: z.string(),
+  before: Snapshot.meta({ description: 'The whole row before the change; null when the change created it.' }),
+  after: Snapshot.meta({ description: 'The whole row after the change; null when the change removed it.' }),
+  revertedBy: Id.nullable().meta({ description: 'The entry that reverted this one, or null.' }),
+  revertOf: Id.nullable().meta({ description: 'On an entry written by audit.revert: the entry it undid.' }),
+});
+
+export const listAudit = defineTool({
+  name: 'audit.list',
+  description: 'Read the audit log, newest first: who changed what (actor, channel, tool, target) with the whole row '
+    + 'before and after. Use an entry id with audit.revert to undo a change.',
+  scope: 'audit:read',
+  annotations: readOnly('List audit entries'),
+  input: z.strictObject({
+    tool: z.string().min(1).max(100).optional().meta({ description: 'Only entries written by this tool.', examples: ['products.update'] }),
+    targetId: Id.optional().meta({ description: 'Only entries about this target (a product id, order id, setting key …).' }),
+    since: Timestamp.optional().meta({ description: 'Only entries at or after this time.' }),
+    limit: z.int().min(1).max(200).default(50).meta({ description: 'At most this many entries (1–200, default 50).' }),
+  }),
+  output: z.array(AuditEntry),
+  async handler({ tool, targetId, since, limit }, { db }) {
+    const rows = await db.select().from(auditEntries)
+      .where(and(
+        tool === undefined ? undefined : eq(auditEntries.tool, tool),
+        targetId === undefined ? undefined : eq(auditEntries.targetId, targetId),
+        since === undefined ? undefined : gte(auditEntries.at, new Date(since)),
+      ))
+      // NULLS LAST (the same order: both columns are not null) is how the audit indexes are built, so they serve it.
+      .orderBy(sql`${desc(auditEntries.at)} nulls last`, sql`${desc(auditEntries.id)} nulls last`)
+      .limit(limit);
+    return rows.map((row) => ({
+      id: row.id,
+      at: toIso(row.at),
+      actor: { kind: row.actorKind, keyId: row.actorKeyId, name: row.actorName },
+      channel: row.channel,
+      tool: row.tool,
+      targetType: row.targetType,
+      targetId: row.targetId,
+      before: row.before,
+      after: row.after,
+      revertedBy: row.revertedBy,
+      revertOf: row.revertOf,
+    }));
+  },
+});
+
+export const revertAudit = defineTool({
+  name: 'audit.revert',
+  description: 'Undo one audited change by restoring its "before" snapshot: undeletes a product, restores a patched '
+    + 'product, category, discount, page, service, setting, feature flag or announcement, removes a row the change '
+    + 'created. Refused with 422 not_revertible for order changes, entries already reverted or that record a revert, '
+    + 'and targets changed since. The revert is itself audited.',
+  scope: 'audit:revert',
+  annotations: write('Revert audit entry', { idempotent: false, destructive: true }),
+  input: z.strictObject({ entryId: Id.meta({ description: 'The id of the entry to undo, from audit.list.' }) }),
+  output: z.strictObject({
+    revertedEntryId: Id.meta({ description: 'The entry that was undone.' }),
+    entryId: Id.meta({ description: 'The new entry that records the revert.' }),
+  }),
+  handler: ({ entryId }, ctx) => revertEntry(ctx, entryId),
+});
+
+export const auditTools: AnyTool[] = [listAudit, revertAudit];

@@ -1,0 +1,131 @@
+import { eq } from 'drizzle-orm';
+import { auditEntries } from '../db/schema.ts';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.ts';
+import { ToolError } from '../errors/tool-error.ts';
+import { differingFields, fromSnapshot, isSnapshot, revertTargetFor, toSnapshot } from './audit-targets.ts';
+import type { RevertTarget, Snapshot } from './audit-targets.ts';
+import type { ToolContext } from './context.ts';
+
+type Entry = typeof auditEntries.$inferSelect;
+type Db = ToolContext['db'];
+
+export type RevertResult = { revertedEntryId: string; entryId: string };
+
+/**
+ * CONTRACT §7: puts the entry's `before` snapshot back, in the caller's transaction, and records that
+ * as an entry of its own. The entry and the target row stay locked from the check to the restore,
+ * so two reverts of one entry, or a revert racing an edit, cannot both pass.
+ */
+export async function revertEntry(ctx: ToolContext, entryId: string): Promise<RevertResult> {
+  const [entry] = await ctx.db.select().from(auditEntries).where(eq(auditEntries.id, entryId)).for('update');
+  if (!entry) {
+    throw new ToolError('not_found', `No audit entry with id "${entryId}"; audit.list shows recent entries and their ids.`);
+  }
+  const target = revertibleTarget(entry);
+  const before = snapshotOf(entry, entry.before);
+  const after = snapshotOf(entry, entry.after);
+  if (before === null && after === null) throw refuse(`Entry ${entry.id} (${entry.tool}) changed nothing that could be restored.`);
+  const [current] = await ctx.db.select().from(target.table).where(eq(target.key, entry.targetId)).for('update');
+  assertUnchangedSince(entry, target, current, after);
+
+  const restored = await restore(ctx.db, { entry, target, before, exists: current !== undefined });
+  const revertId = await ctx.audit({
+    targetType: entry.targetType,
+    targetId: entry.targetId,
+    before: current ?? null,
+    after: restored ?? null,
+    revertOf: entry.id,
+  });
+  await ctx.db.update(auditEntries).set({ revertedBy: revertId }).where(eq(auditEntries.id, entry.id));
+  return { revertedEntryId: entry.id, entryId: revertId };
+}
+
+function refuse(detail: string): ToolError {
+  return new ToolError('not_revertible', detail);
+}
+
+function revertibleTarget(entry: Entry): RevertTarget {
+  if (entry.targetType === 'order') {
+    throw refuse(`Entry ${entry.id} (${entry.tool}) changed order ${entry.targetId}; order changes cannot be reverted `
+      + 'because stock, discount uses and payments moved with them. Use orders.update_status to move the order to one of '
+      + 'its legal next statuses instead.');
+  }
+  const target = revertTargetFor(entry.targetType);
+  if (!target) {
+    throw refuse(`Entry ${entry.id} (${entry.tool}) changed a ${entry.targetType}, which audit.revert cannot restore. `
+      + `Make the change you want with the ${entry.targetType} tools instead.`);
+  }
+  if (entry.revertOf !== null) {
+    throw refuse(`Entry ${entry.id} records the revert of entry ${entry.revertOf} and cannot itself be reverted. `
+      + `To redo the original change, make it again with ${target.editWith}.`);
+  }
+  if (entry.revertedBy !== null) {
+    throw refuse(`Entry ${entry.id} was already reverted by entry ${entry.revertedBy}. `
+      + `To make the change again, use ${target.editWith}.`);
+  }
+  return target;
+}
+
+function snapshotOf(entry: Entry, value: unknown): Snapshot | null {
+  if (value === null || isSnapshot(value)) return value;
+  throw refuse(`Entry ${entry.id} (${entry.tool}) holds no row snapshot to restore; make the change with the resource's own tool.`);
+}
+
+function describe(target: RevertTarget, snapshot: Snapshot | null, id: string): string {
+  const name = target.nameField === undefined ? undefined : snapshot?.[target.nameField];
+  return typeof name === 'string' ? `${target.label} "${name}"` : `${target.label} ${id}`;
+}
+
+/** "A target changed since": the row must still be exactly what the entry left behind. CONTRACT §7. */
+function assertUnchangedSince(entry: Entry, target: RevertTarget, current: object | undefined, after: Snapshot | null): void {
+  const what = describe(target, after ?? (current ? toSnapshot(current) : null), entry.targetId);
+  const newer = `Revert the newer entries first (audit.list with targetId "${entry.targetId}" lists them, newest first), `
+    + `or make the change you want with ${target.editWith}.`;
+  if (after === null) {
+    if (current) throw refuse(`The ${what} removed by entry ${entry.id} exists again. ${newer}`);
+    return;
+  }
+  if (!current) throw refuse(`The ${what} changed by entry ${entry.id} no longer exists. ${newer}`);
+  const changed = differingFields(target.table, current, after);
+  if (changed.length > 0) {
+    throw refuse(`The ${what} has changed since entry ${entry.id} (fields: ${changed.join(', ')}). ${newer}`);
+  }
+}
+
+type Restore = { entry: Entry; target: RevertTarget; before: Snapshot | null; exists: boolean };
+
+/** Deletes the row an entry created, or writes its `before` snapshot back (re-inserting a deleted row). */
+async function restore(db: Db, { entry, target, before, exists }: Restore): Promise<object | null> {
+  const where = eq(target.key, entry.targetId);
+  const values = before === null ? null : fromSnapshot(target.table, before);
+  const unmet = values === null ? undefined : await target.guard?.(db, values);
+  if (unmet !== undefined) {
+    throw refuse(`The ${describe(target, before, entry.targetId)} of entry ${entry.id} cannot be restored: ${unmet}.`);
+  }
+  try {
+    if (values === null) {
+      await db.delete(target.table).where(where);
+      return null;
+    }
+    const [row] = exists
+      ? await db.update(target.table).set(values).where(where).returning()
+      : await db.insert(target.table).values(values).returning();
+    if (!row) throw new Error('restore returned no row');
+    return row;
+  } catch (error) {
+    const what = describe(target, before ?? toSnapshotOrNull(entry.after), entry.targetId);
+    if (isForeignKeyViolation(error)) {
+      throw refuse(`The ${what} created by entry ${entry.id} is now used by other records (order lines, cart lines or `
+        + `products), so it cannot be un-created. ${target.whenInUse ?? `Change it with ${target.editWith} instead.`}`);
+    }
+    if (isUniqueViolation(error)) {
+      throw refuse(`Another ${target.label} now uses the ${target.nameField ?? 'identifier'} of the ${what}, so entry `
+        + `${entry.id} cannot be reverted. Rename or remove that one first, or make the change with ${target.editWith}.`);
+    }
+    throw error;
+  }
+}
+
+function toSnapshotOrNull(value: unknown): Snapshot | null {
+  return isSnapshot(value) ? value : null;
+}
