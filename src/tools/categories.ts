@@ -68,8 +68,8 @@ export const upsertCategory = defineTool({
           set: { name, ...(description !== undefined ? { description } : {}), deletedAt: null, updatedAt: now },
         }).returning();
     if (!after) throw new Error('category upsert returned no row');
-    const visibleBefore = before && before.deletedAt === null ? before : null;
-    await ctx.audit({ targetType: 'category', targetId: after.id, before: visibleBefore, after });
+    // A revived (soft-deleted) category keeps its deleted row as `before`, so a revert deletes it again.
+    await ctx.audit({ targetType: 'category', targetId: after.id, before: before ?? null, after });
     return { id: after.id, slug: after.slug, name: after.name };
   },
 });

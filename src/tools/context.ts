@@ -14,6 +14,8 @@ export type AuditRecord = {
   targetId: string;
   before: unknown;
   after: unknown;
+  /** Set by audit.revert: the entry this one undoes. */
+  revertOf?: string;
 };
 
 /** Everything a handler may touch. Handlers never see HTTP or MCP. STYLE §2. */

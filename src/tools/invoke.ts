@@ -40,11 +40,17 @@ export function authorizeTool(tool: AnyTool, actor: Actor): void {
   }
 }
 
+/** One entry per offending field; an unknown key is reported at its own path, not at its parent's. */
+function fieldErrors(issue: z.core.$ZodIssue): FieldError[] {
+  const at = (path: readonly PropertyKey[]) => path.map(String).join('.');
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => ({ path: at([...issue.path, key]), message: `Unrecognized key: "${key}"` }));
+  }
+  return [{ path: at(issue.path), message: issue.message }];
+}
+
 export function validationError(error: z.ZodError): ToolError {
-  const errors: FieldError[] = error.issues.map((issue) => ({
-    path: issue.path.map(String).join('.'),
-    message: issue.message,
-  }));
+  const errors: FieldError[] = error.issues.flatMap(fieldErrors);
   const summary = errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ');
   return new ToolError('validation_failed', `Invalid request: ${summary}`, { errors });
 }
@@ -86,6 +92,7 @@ async function appendAudit(
     targetId: entry.record.targetId,
     before: entry.record.before ?? null,
     after: entry.record.after ?? null,
+    revertOf: entry.record.revertOf ?? null,
   }).returning({ id: auditEntries.id });
   if (!row) throw new Error('audit insert returned no row');
   return row.id;
