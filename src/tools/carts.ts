@@ -1,3 +1,127 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { carts } from '../db/schema.ts';
+import { ToolError } from '../errors/tool-error.ts';
+import { Cart, CartLineInput, MAX_QUANTITY } from '../schema/cart.ts';
+import { Id, SlugRef } from '../schema/common.ts';
+import { DiscountCodeRef } from '../schema/discount.ts';
+import { CheckoutInput, CheckoutResult } from '../schema/order.ts';
+import { cartSnapshot, findCart, findProductForCart, lockOpenCart, renderCart, setCartLine } from './cart-store.ts';
+import { checkoutCart } from './checkout-store.ts';
+import { findProduct } from './catalog-store.ts';
+import type { ToolContext } from './context.ts';
+import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
+import { usableDiscount } from './discount-store.ts';
 
-export const cartTools: AnyTool[] = [];
+const CART_PRICING = 'Every cart answer is priced from the current product prices, all amounts in øre (1/100 DKK) incl. 25 % VAT: '
+  + 'subtotal = Σ unitPrice × quantity; percent discount = floor(subtotal × value / 100), fixed = min(value, subtotal); '
+  + 'shipping = the shop\'s shipping price (default 4900) unless subtotal − discount reaches the free-shipping threshold '
+  + '(default 50000), also for an empty cart; total = subtotal − discount + shipping. Stock is checked at checkout.';
+
+const DISCOUNT_FAILURE = 'An unknown or unusable code → 422 discount_not_applicable with reason unknown_code, inactive, '
+  + 'expired or usage_limit_reached.';
+
+/** Audits a cart write with before/after snapshots and answers the priced cart. CONTRACT §7. */
+async function auditedCart(ctx: ToolContext, cartId: string, before: unknown): Promise<Cart> {
+  const cart = await findCart(ctx.db, cartId);
+  const view = await renderCart(ctx.db, cart);
+  await ctx.audit({ targetType: 'cart', targetId: cartId, before, after: await cartSnapshot(ctx.db, cartId) });
+  return view;
+}
+
+export const createCart = defineTool({
+  name: 'cart.create',
+  description: `Start a cart, optionally with items and a discount code. ${CART_PRICING} An unknown product slug → 404 not_found. `
+    + DISCOUNT_FAILURE,
+  scope: 'cart:write',
+  annotations: write('Create cart', { idempotent: false }),
+  input: z.strictObject({
+    items: z.array(CartLineInput).max(100).default([])
+      .refine((items) => new Set(items.map((item) => item.slug)).size === items.length, 'list each product slug once')
+      .meta({ description: 'Initial lines; each slug at most once.' }),
+    discountCode: DiscountCodeRef.optional(),
+  }),
+  output: Cart,
+  async handler({ items, discountCode }, ctx) {
+    const lines: Array<{ productId: string; quantity: number }> = [];
+    for (const item of items) lines.push({ productId: (await findProduct(ctx.db, item.slug)).id, quantity: item.quantity });
+    const discount = discountCode === undefined ? undefined : await usableDiscount(ctx.db, discountCode, ctx.clock());
+    const [cart] = await ctx.db.insert(carts).values({ discountCode: discount?.code ?? null }).returning();
+    if (!cart) throw new Error('cart insert returned no row');
+    for (const line of lines) await setCartLine(ctx.db, { cartId: cart.id, ...line });
+    return auditedCart(ctx, cart.id, null);
+  },
+});
+
+export const getCart = defineTool({
+  name: 'cart.get',
+  description: `Read a cart. ${CART_PRICING}`,
+  scope: 'cart:write',
+  annotations: readOnly('Get cart'),
+  input: z.strictObject({ cartId: Id }),
+  output: Cart,
+  async handler({ cartId }, { db }) {
+    return renderCart(db, await findCart(db, cartId));
+  },
+});
+
+export const setCartItem = defineTool({
+  name: 'cart.set_item',
+  description: `Set the quantity of one product in an open cart (0..${MAX_QUANTITY}); 0 removes the line. Unknown slug → 404 `
+    + `not_found; a checked-out cart → 422 cart_closed. ${CART_PRICING}`,
+  scope: 'cart:write',
+  annotations: write('Set cart item quantity', { idempotent: true }),
+  input: z.strictObject({
+    cartId: Id,
+    slug: SlugRef.meta({ description: 'Product slug.' }),
+    quantity: z.int().min(0).max(MAX_QUANTITY).meta({ description: `Units, 0..${MAX_QUANTITY}; 0 removes the line.` }),
+  }),
+  output: Cart,
+  async handler({ cartId, slug, quantity }, ctx) {
+    await lockOpenCart(ctx.db, cartId);
+    // A line of a product withdrawn since it was added can still be removed; new units need a visible product.
+    const product = quantity === 0 ? await findProductForCart(ctx.db, slug) : await findProduct(ctx.db, slug);
+    if (!product) throw new ToolError('not_found', `No product with slug "${slug}".`);
+    const before = await cartSnapshot(ctx.db, cartId);
+    await setCartLine(ctx.db, { cartId, productId: product.id, quantity });
+    return auditedCart(ctx, cartId, before);
+  },
+});
+
+export const applyCartDiscount = defineTool({
+  name: 'cart.apply_discount',
+  description: `Put a discount code on an open cart (case-insensitive; replaces any earlier code), or remove it with code: null. `
+    + `${DISCOUNT_FAILURE} Checkout checks the code again. ${CART_PRICING}`,
+  scope: 'cart:write',
+  annotations: write('Apply discount code to cart', { idempotent: true }),
+  input: z.strictObject({
+    cartId: Id,
+    code: DiscountCodeRef.nullable().meta({ description: 'The code, or null to remove the cart\'s code.' }),
+  }),
+  output: Cart,
+  async handler({ cartId, code }, ctx) {
+    await lockOpenCart(ctx.db, cartId);
+    const discount = code === null ? null : await usableDiscount(ctx.db, code, ctx.clock());
+    const before = await cartSnapshot(ctx.db, cartId);
+    await ctx.db.update(carts).set({ discountCode: discount?.code ?? null, updatedAt: ctx.clock() }).where(eq(carts.id, cartId));
+    return auditedCart(ctx, cartId, before);
+  },
+});
+
+export const checkout = defineTool({
+  name: 'cart.checkout',
+  description: 'Turn an open cart into an order, all or nothing: the discount code is checked again and one use taken '
+    + '(422 discount_not_applicable with reason), stock is reserved for every line (422 out_of_stock naming the product, '
+    + 'nothing changed), the order is created and the cart closed (checking it out again → 422 cart_closed; an empty cart '
+    + '→ 422 cart_empty). paymentMethod card (default) starts the order as pending_payment, invoice as pending. '
+    + 'totalDkk and vatOere are øre; vatOere = round(totalDkk / 5), the 25 % VAT included in the total. '
+    + 'Send an Idempotency-Key header to retry safely.',
+  scope: 'cart:write',
+  annotations: write('Check out cart', { idempotent: false }),
+  input: CheckoutInput,
+  output: CheckoutResult,
+  handler: (input, ctx) => checkoutCart(ctx, input),
+});
+
+export const cartTools: AnyTool[] = [createCart, getCart, setCartItem, applyCartDiscount, checkout];

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { ORDER_STATUSES } from '../domain/order-status.ts';
+import { Email, Id, Int, NonNegativeInt, Timestamp } from './common.ts';
+
+export const OrderStatus = z.enum(ORDER_STATUSES).meta({ description: 'An order status (SPEC §3.1).' });
+export type OrderStatus = z.infer<typeof OrderStatus>;
+
+/** CONTRACT §7: card orders start as pending_payment, invoice orders as pending. */
+export const PaymentMethod = z.enum(['card', 'invoice']);
+export type PaymentMethod = z.infer<typeof PaymentMethod>;
+
+const Amount = Int.meta({ description: 'Amount in øre (1/100 DKK), 25 % VAT included.' });
+const OptionalText = z.string().nullable();
+const OptionalTime = Timestamp.nullable();
+
+/** SPEC §2.4 summary, exact: orders.list returns these fields and no others. */
+export const OrderSummary = z.strictObject({
+  id: Id,
+  email: z.string(),
+  shippingName: z.string(),
+  status: OrderStatus,
+  subtotalDkk: Amount,
+  discountDkk: Amount,
+  shippingDkk: Amount,
+  totalDkk: Amount,
+  discountCode: OptionalText,
+  itemCount: NonNegativeInt.meta({ description: 'Sum of the item quantities.' }),
+  items: z.array(z.strictObject({ productName: z.string(), quantity: Int, unitPriceDkk: Amount })),
+  createdAt: Timestamp,
+});
+
+/** SPEC §2.4 order item. */
+export const OrderItemRecord = z.strictObject({
+  id: Id,
+  orderId: Id,
+  productId: Id,
+  productName: z.string().meta({ description: 'Product name when the order was placed.' }),
+  unitPriceDkk: Amount.meta({ description: 'Unit price in øre when the order was placed.' }),
+  quantity: Int,
+  variantId: OptionalText,
+  variantSku: OptionalText,
+  variantAttributes: z.unknown().meta({ description: 'Opaque snapshot of the selected variant attributes, or null.' }),
+});
+
+/** SPEC §2.4 full record: every field always present, null where unknown. */
+export const OrderRecord = z.strictObject({
+  id: Id,
+  userId: OptionalText,
+  email: z.string(),
+  status: OrderStatus,
+  shippingName: z.string(),
+  shippingAddress: z.string(),
+  shippingZip: z.string(),
+  shippingCity: z.string(),
+  billingName: OptionalText,
+  billingAddress: OptionalText,
+  billingZip: OptionalText,
+  billingCity: OptionalText,
+  billingCountry: OptionalText,
+  phoneNumber: OptionalText,
+  subtotalDkk: Amount,
+  shippingDkk: Amount,
+  discountDkk: Amount,
+  totalDkk: Amount,
+  vatOere: Int.nullable().meta({ description: 'VAT contained in totalDkk, in øre.' }),
+  invoiceProvider: OptionalText,
+  invoiceId: OptionalText,
+  invoicePdfUrl: OptionalText,
+  discountCode: OptionalText,
+  isAiGenerated: z.boolean(),
+  aiAgentSource: OptionalText,
+  carrier: OptionalText,
+  trackingNumber: OptionalText,
+  trackingUrl: OptionalText,
+  estDeliveryFrom: OptionalTime,
+  estDeliveryTo: OptionalTime,
+  createdAt: Timestamp,
+  processorPaymentIntentId: OptionalText,
+  paymentMethod: OptionalText,
+  paidAt: OptionalTime,
+  currency: z.string(),
+  fxRate: z.number(),
+  channel: z.string().meta({ description: 'Where the order came from: api (REST), mcp, or another sales channel.' }),
+  acpSessionId: OptionalText,
+  confirmationEmailSentAt: OptionalTime,
+  refundedAt: OptionalTime,
+  disputedAt: OptionalTime,
+  items: z.array(OrderItemRecord),
+});
+
+/** Shipping and billing addresses and contact details taken by cart.checkout (CONTRACT §9). */
+const Line = z.string().trim().min(1).max(200);
+export const CheckoutInput = z.strictObject({
+  cartId: Id,
+  email: Email.meta({ description: 'Customer e-mail for the order.' }),
+  shipping: z.strictObject({ name: Line, address: Line, zip: Line.max(20), city: Line }),
+  billing: z.strictObject({ name: Line, address: Line, zip: Line.max(20), city: Line, country: Line }).optional()
+    .meta({ description: 'Billing address, when it differs from shipping.' }),
+  phoneNumber: z.string().trim().min(1).max(40).optional(),
+  paymentMethod: PaymentMethod.default('card')
+    .meta({ description: 'card (default): the order starts as pending_payment; invoice: it starts as pending.' }),
+});
+
+export const CheckoutResult = z.strictObject({
+  orderId: Id,
+  status: OrderStatus,
+  totalDkk: Amount,
+  vatOere: Int.meta({ description: 'VAT contained in totalDkk (25 %): round(totalDkk / 5), in øre.' }),
+});

@@ -1,0 +1,95 @@
+import { and, asc, eq } from 'drizzle-orm';
+import { cartItems, carts, products } from '../db/schema.ts';
+import { lineTotal, priceLines, totalsAreSafe } from '../domain/pricing.ts';
+import { ToolError } from '../errors/tool-error.ts';
+import type { Cart } from '../schema/cart.ts';
+import type { ToolContext } from './context.ts';
+import { findDiscount } from './discount-store.ts';
+import { readSettings } from './settings-store.ts';
+
+type Db = ToolContext['db'];
+export type CartRow = typeof carts.$inferSelect;
+
+export async function findCart(db: Db, cartId: string, options: { lock?: boolean } = {}): Promise<CartRow> {
+  const query = db.select().from(carts).where(eq(carts.id, cartId));
+  const [row] = options.lock ? await query.for('update') : await query;
+  if (!row) throw new ToolError('not_found', `No cart with id "${cartId}"; create one with cart.create.`);
+  return row;
+}
+
+/**
+ * Every cart write locks the cart row first, so it serializes with a concurrent checkout of the same
+ * cart; a checked-out cart is read-only (422 cart_closed).
+ */
+export async function lockOpenCart(db: Db, cartId: string): Promise<CartRow> {
+  const cart = await findCart(db, cartId, { lock: true });
+  if (cart.status === 'closed') {
+    throw new ToolError('cart_closed', `Cart "${cartId}" was checked out as order "${cart.orderId ?? ''}" and can no longer change.`);
+  }
+  return cart;
+}
+
+/** The product for a slug, soft-deleted ones included (so a line of a withdrawn product can still be removed). */
+export async function findProductForCart(db: Db, slug: string): Promise<typeof products.$inferSelect | undefined> {
+  const [row] = await db.select().from(products).where(eq(products.slug, slug));
+  return row;
+}
+
+/** Sets a line's quantity; 0 removes the line. */
+export async function setCartLine(db: Db, line: { cartId: string; productId: string; quantity: number }): Promise<void> {
+  if (line.quantity === 0) {
+    await db.delete(cartItems).where(and(eq(cartItems.cartId, line.cartId), eq(cartItems.productId, line.productId)));
+    return;
+  }
+  await db.insert(cartItems).values(line)
+    .onConflictDoUpdate({ target: [cartItems.cartId, cartItems.productId], set: { quantity: line.quantity } });
+}
+
+/** The lines with current product data, by product name then slug (a stable order for agents and tests). */
+export async function cartLines(db: Db, cartId: string) {
+  return db.select({
+    productId: products.id,
+    slug: products.slug,
+    productName: products.name,
+    unitPriceDkk: products.priceDkk,
+    quantity: cartItems.quantity,
+  }).from(cartItems)
+    .innerJoin(products, eq(products.id, cartItems.productId))
+    .where(eq(cartItems.cartId, cartId))
+    .orderBy(asc(products.name), asc(products.slug));
+}
+
+/**
+ * The cart as CONTRACT §9 shows it: current prices, the applied code's terms and the shop's shipping
+ * settings. The pricing rule has no exception for an empty cart, so it shows the standard shipping.
+ */
+export async function renderCart(db: Db, cart: CartRow): Promise<Cart> {
+  const lines = await cartLines(db, cart.id);
+  const discount = cart.discountCode ? await findDiscount(db, cart.discountCode) : undefined;
+  const settings = await readSettings(db);
+  const totals = priceLines(lines, discount ? { type: discount.type, value: discount.value } : null, settings);
+  if (!totalsAreSafe(totals)) {
+    throw new ToolError('validation_failed', 'The cart total would exceed the largest supported amount; lower a quantity.', {
+      errors: [{ path: 'quantity', message: 'cart total exceeds 9007199254740991 øre' }],
+    });
+  }
+  return {
+    cartId: cart.id,
+    items: lines.map((line) => ({
+      slug: line.slug,
+      productName: line.productName,
+      unitPriceDkk: line.unitPriceDkk,
+      quantity: line.quantity,
+      lineTotalDkk: lineTotal(line),
+    })),
+    discountCode: discount ? discount.code : null,
+    ...totals,
+  };
+}
+
+/** Full snapshot of a cart for the audit log: the row and its lines. */
+export async function cartSnapshot(db: Db, cartId: string) {
+  const [cart] = await db.select().from(carts).where(eq(carts.id, cartId));
+  const items = await db.select().from(cartItems).where(eq(cartItems.cartId, cartId)).orderBy(asc(cartItems.productId));
+  return { ...cart, items };
+}

@@ -1,0 +1,151 @@
+import { asc, eq, inArray, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import { orderItems, orders, products } from '../db/schema.ts';
+import {
+  ORDER_STATUSES, isLegalTransition, legalNextStatuses, releasesStockAndDiscount, timestampSetBy,
+} from '../domain/order-status.ts';
+import type { OrderStatus } from '../domain/order-status.ts';
+import { ToolError } from '../errors/tool-error.ts';
+import { toIso } from '../schema/common.ts';
+import type { OrderRecord, OrderSummary } from '../schema/order.ts';
+import type { ToolContext } from './context.ts';
+import { releaseDiscount } from './discount-store.ts';
+
+type Db = ToolContext['db'];
+export type OrderRow = typeof orders.$inferSelect;
+export type OrderItemRow = typeof orderItems.$inferSelect;
+
+export async function findOrder(db: Db, orderId: string, options: { lock?: boolean } = {}): Promise<OrderRow> {
+  const query = db.select().from(orders).where(eq(orders.id, orderId));
+  const [row] = options.lock ? await query.for('update') : await query;
+  if (!row) throw new ToolError('not_found', `No order with id "${orderId}"; orders.list shows the existing ones.`);
+  return row;
+}
+
+/** The items of many orders in one query (no N+1), grouped by order, each group by product name. */
+export async function itemsByOrder(db: Db, orderIds: readonly string[]): Promise<Map<string, OrderItemRow[]>> {
+  const grouped = new Map<string, OrderItemRow[]>(orderIds.map((id) => [id, []]));
+  if (orderIds.length === 0) return grouped;
+  const rows = await db.select().from(orderItems).where(inArray(orderItems.orderId, [...orderIds]))
+    .orderBy(asc(orderItems.productName), asc(orderItems.id));
+  for (const row of rows) grouped.get(row.orderId)?.push(row);
+  return grouped;
+}
+
+function isOrderStatus(value: string): value is OrderStatus {
+  return (ORDER_STATUSES as readonly string[]).includes(value);
+}
+
+/** Orders are only written with known statuses; anything else is a corrupted row, a server fault. */
+export function statusOf(row: OrderRow): OrderStatus {
+  if (!isOrderStatus(row.status)) throw new Error(`order ${row.id} has unknown status ${row.status}`);
+  return row.status;
+}
+
+export function toOrderSummary(row: OrderRow, items: readonly OrderItemRow[]): z.input<typeof OrderSummary> {
+  return {
+    id: row.id,
+    email: row.email,
+    shippingName: row.shippingName,
+    status: statusOf(row),
+    subtotalDkk: row.subtotalDkk,
+    discountDkk: row.discountDkk,
+    shippingDkk: row.shippingDkk,
+    totalDkk: row.totalDkk,
+    discountCode: row.discountCode,
+    itemCount: items.reduce((sum, item) => sum + item.quantity, 0),
+    items: items.map((item) => ({ productName: item.productName, quantity: item.quantity, unitPriceDkk: item.unitPriceDkk })),
+    createdAt: toIso(row.createdAt),
+  };
+}
+
+export function toOrderRecord(row: OrderRow, items: readonly OrderItemRow[]): z.input<typeof OrderRecord> {
+  return {
+    id: row.id,
+    userId: row.userId,
+    email: row.email,
+    status: statusOf(row),
+    shippingName: row.shippingName,
+    shippingAddress: row.shippingAddress,
+    shippingZip: row.shippingZip,
+    shippingCity: row.shippingCity,
+    billingName: row.billingName,
+    billingAddress: row.billingAddress,
+    billingZip: row.billingZip,
+    billingCity: row.billingCity,
+    billingCountry: row.billingCountry,
+    phoneNumber: row.phoneNumber,
+    subtotalDkk: row.subtotalDkk,
+    shippingDkk: row.shippingDkk,
+    discountDkk: row.discountDkk,
+    totalDkk: row.totalDkk,
+    vatOere: row.vatOere,
+    invoiceProvider: row.invoiceProvider,
+    invoiceId: row.invoiceId,
+    invoicePdfUrl: row.invoicePdfUrl,
+    discountCode: row.discountCode,
+    isAiGenerated: row.isAiGenerated,
+    aiAgentSource: row.aiAgentSource,
+    carrier: row.carrier,
+    trackingNumber: row.trackingNumber,
+    trackingUrl: row.trackingUrl,
+    estDeliveryFrom: toIso(row.estDeliveryFrom),
+    estDeliveryTo: toIso(row.estDeliveryTo),
+    createdAt: toIso(row.createdAt),
+    processorPaymentIntentId: row.processorPaymentIntentId,
+    paymentMethod: row.paymentMethod,
+    paidAt: toIso(row.paidAt),
+    currency: row.currency,
+    fxRate: row.fxRate,
+    channel: row.channel,
+    acpSessionId: row.acpSessionId,
+    confirmationEmailSentAt: toIso(row.confirmationEmailSentAt),
+    refundedAt: toIso(row.refundedAt),
+    disputedAt: toIso(row.disputedAt),
+    items: items.map((item) => ({
+      id: item.id,
+      orderId: item.orderId,
+      productId: item.productId,
+      productName: item.productName,
+      unitPriceDkk: item.unitPriceDkk,
+      quantity: item.quantity,
+      variantId: item.variantId,
+      variantSku: item.variantSku,
+      variantAttributes: item.variantAttributes ?? null,
+    })),
+  };
+}
+
+/**
+ * orders.update_status, CONTRACT §8. The order row is locked so two concurrent moves are judged one
+ * after the other. Lock order on cancel: order, discount, products by id (as in checkout).
+ */
+export async function changeOrderStatus(ctx: ToolContext, input: { orderId: string; status: OrderStatus }) {
+  const { db } = ctx;
+  const before = await findOrder(db, input.orderId, { lock: true });
+  const from = statusOf(before);
+  const to = input.status;
+  if (from === to) return { id: before.id, status: to };
+  const facts = { paid: before.paidAt !== null };
+  if (!isLegalTransition(from, to, facts)) {
+    const legal = legalNextStatuses(from, facts);
+    const next = legal.length > 0 ? `legal next statuses: ${legal.join(', ')}` : `${from} is terminal, no status may follow it`;
+    throw new ToolError('illegal_transition', `Order ${before.id} cannot move from ${from} to ${to}; ${next}.`);
+  }
+
+  const now = ctx.clock();
+  if (releasesStockAndDiscount(to)) {
+    if (before.discountCode !== null) await releaseDiscount(db, before.discountCode, now);
+    const items = await db.select().from(orderItems).where(eq(orderItems.orderId, before.id)).orderBy(asc(orderItems.productId));
+    for (const item of items) {
+      await db.update(products).set({ stock: sql`${products.stock} + ${item.quantity}`, updatedAt: now })
+        .where(eq(products.id, item.productId));
+    }
+  }
+  const stamp = timestampSetBy(to);
+  const [after] = await db.update(orders)
+    .set({ status: to, updatedAt: now, ...(stamp ? { [stamp]: now } : {}) })
+    .where(eq(orders.id, before.id)).returning();
+  await ctx.audit({ targetType: 'order', targetId: before.id, before, after });
+  return { id: before.id, status: to };
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { discountAmount, priceLines, shippingAmount, totalsAreSafe, vatOf } from '../../src/domain/pricing.ts';
+
+const shop = { shippingDkk: 4900, freeShippingThresholdDkk: 50000 };
+
+describe('pricing (CONTRACT §9)', () => {
+  it('rounds a percent discount down to whole øre', () => {
+    expect(discountAmount(9999, { type: 'percent', value: 10 })).toBe(999);
+    expect(discountAmount(129900, { type: 'percent', value: 25 })).toBe(32475);
+    expect(discountAmount(1, { type: 'percent', value: 99 })).toBe(0);
+    expect(discountAmount(5000, { type: 'percent', value: 100 })).toBe(5000);
+  });
+
+  it('computes a percent discount exactly even near the integer maximum', () => {
+    expect(discountAmount(9007199254740991, { type: 'percent', value: 33 })).toBe(2972375754064527);
+  });
+
+  it('caps a fixed discount at the subtotal', () => {
+    expect(discountAmount(30000, { type: 'fixed', value: 5000 })).toBe(5000);
+    expect(discountAmount(3000, { type: 'fixed', value: 5000 })).toBe(3000);
+  });
+
+  it('gives no discount without a code', () => {
+    expect(discountAmount(30000, null)).toBe(0);
+  });
+
+  it('charges shipping below the threshold and ships free at or above it, after the discount', () => {
+    expect(shippingAmount(49999, 0, shop)).toBe(4900);
+    expect(shippingAmount(50000, 0, shop)).toBe(0);
+    expect(shippingAmount(60000, 10001, shop)).toBe(4900);
+    expect(shippingAmount(60000, 10000, shop)).toBe(0);
+  });
+
+  it('charges the standard shipping on an empty cart, as the rule has no exception', () => {
+    expect(priceLines([], null, shop)).toEqual({ subtotalDkk: 0, discountDkk: 0, shippingDkk: 4900, totalDkk: 4900 });
+  });
+
+  it('prices lines: subtotal − discount + shipping', () => {
+    const lines = [{ unitPriceDkk: 12000, quantity: 2 }, { unitPriceDkk: 7900, quantity: 1 }];
+    expect(priceLines(lines, { type: 'percent', value: 10 }, shop))
+      .toEqual({ subtotalDkk: 31900, discountDkk: 3190, shippingDkk: 4900, totalDkk: 33610 });
+    expect(priceLines(lines, { type: 'fixed', value: 2500 }, { shippingDkk: 3900, freeShippingThresholdDkk: 0 }))
+      .toEqual({ subtotalDkk: 31900, discountDkk: 2500, shippingDkk: 0, totalDkk: 29400 });
+  });
+
+  it('takes VAT as round(total / 5)', () => {
+    expect(vatOf(134800)).toBe(26960);
+    expect(vatOf(33612)).toBe(6722);
+    expect(vatOf(33613)).toBe(6723);
+    expect(vatOf(0)).toBe(0);
+  });
+
+  it('flags totals beyond the integer maximum', () => {
+    expect(totalsAreSafe(priceLines([{ unitPriceDkk: 9007199254740991, quantity: 1 }], null, shop))).toBe(true);
+    expect(totalsAreSafe(priceLines([{ unitPriceDkk: 9007199254740991, quantity: 2 }], null, shop))).toBe(false);
+  });
+});
