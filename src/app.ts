@@ -2,11 +2,11 @@ import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Gate } from './access/admit.ts';
 import { createAuthenticator } from './access/authenticate.ts';
-import { createRateLimiter } from './access/rate-limit.ts';
+import { rateLimiterFromConfig } from './access/rate-limit-config.ts';
 import type { RateLimiter } from './access/rate-limit.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
-import { registerErrorHandling } from './http/error-handler.ts';
+import { answerFrameworkError, registerErrorHandling } from './http/error-handler.ts';
 import { registerHealthRoutes } from './http/health.ts';
 import { acceptRawBodies, BODY_LIMIT } from './http/json-body.ts';
 import { registerKeysRoutes } from './http/keys-route.ts';
@@ -60,14 +60,17 @@ export function buildApp(options: AppOptions): FastifyInstance {
     logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
-    trustProxy: config.trustProxy,
+    // One trusted hop, the balancer in front: the client is the address it appended to X-Forwarded-For,
+    // never one a client wrote there itself (that would let it pick its own rate-limit bucket). CONTRACT §5.
+    trustProxy: config.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     genReqId: () => crypto.randomUUID(),
+    frameworkErrors: answerFrameworkError,
   });
 
   let baseUrl = options.baseUrl ?? config.baseUrl ?? `http://${config.host}:${config.port}`;
   const clock = options.clock ?? (() => new Date());
   const runtime: ToolRuntime = { db: database.db, log: app.log, clock, baseUrl };
-  const limiter = options.limiter ?? createRateLimiter({ quotas: config.rateLimits, windowSeconds: config.rateWindowSeconds });
+  const limiter = options.limiter ?? rateLimiterFromConfig(config, app.log);
   const services: Services = {
     config,
     database,

@@ -12,19 +12,23 @@ const RateLimits = z
     return [name, Number(quota)];
   })) as Partial<Record<'anon' | 'preauth' | 'key', number>>);
 
+/** Digits only: z.coerce.number() would read " " as 0 (a random port) and "1e3" or "0x50" as numbers. */
+const WholeNumber = z.string().trim().regex(/^\d+$/, 'expected a whole number').transform(Number);
+
 /** Every variable of CONTRACT §1 and §5; parsed once at start-up. */
 const Env = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PORT: WholeNumber.pipe(z.int().min(0).max(65535)).default(3000),
   BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
   BUTIK_DATA_DIR: z.string().min(1).default('./.butik'),
   BUTIK_SEED: z.enum(['demo', 'none']).default('demo'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  BUTIK_REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'letters, digits and _ . : - only').default('butik'),
   BUTIK_MASTER_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   BUTIK_TRUST_PROXY: Bool.default(false),
   BUTIK_RATE_LIMITS: RateLimits.optional(),
-  BUTIK_RATE_WINDOW_S: z.coerce.number().int().min(1).max(86_400).default(60),
+  BUTIK_RATE_WINDOW_S: WholeNumber.pipe(z.int().min(1).max(86_400)).default(60),
   BUTIK_ALLOWED_ORIGINS: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -38,6 +42,8 @@ export type Config = {
   dataDir: string;
   seed: 'demo' | 'none';
   redisUrl: string | undefined;
+  /** Prefix of every Redis key, so several deployments (or test runs) can share one Redis. */
+  redisPrefix: string;
   masterKey: string | undefined;
   trustProxy: boolean;
   rateLimits: { anon: number; preauth: number; key: number };
@@ -63,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: e.BUTIK_DATA_DIR,
     seed: e.BUTIK_SEED,
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.BUTIK_REDIS_PREFIX,
     masterKey: e.BUTIK_MASTER_KEY,
     trustProxy: e.BUTIK_TRUST_PROXY,
     rateLimits: { anon: 60, preauth: 120, key: 600, ...e.BUTIK_RATE_LIMITS },

@@ -23,6 +23,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   try {
     if (master.generatedAt) app.log.info({ path: master.generatedAt }, 'master key file (BUTIK_MASTER_KEY is not set)');
     if (config.seed === 'demo' && await seedDemoStore(database.db, { baseUrl: resolveBaseUrl(config, config.port) })) app.log.info('seeded the demo store');
+    // A Redis that is down does not stop the start: counters stay in memory until it answers, the Redis
+    // client has logged why, and "butik listening" says rateLimits: "degraded". CONTRACT §5.
+    await app.butik.gate.limiter.ready().catch(() => undefined);
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await app.close().catch(() => {});
@@ -33,7 +36,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   if (!config.baseUrl) app.setBaseUrl(`http://${host}:${port}`);
-  app.log.info({ url: app.butik.baseUrl, port, database: database.kind }, 'butik listening');
+  app.log.info({ url: app.butik.baseUrl, port, database: database.kind, rateLimits: app.butik.gate.limiter.store() }, 'butik listening');
   let closing: Promise<void> | undefined;
   return {
     app,

@@ -2,6 +2,7 @@ import { ToolError } from '../errors/tool-error.ts';
 import type { Actor } from './actor.ts';
 import { readCredentials } from './authenticate.ts';
 import type { Authenticator } from './authenticate.ts';
+import { retryAfterSeconds } from './rate-limit.ts';
 import type { RateLimitState, RateLimiter } from './rate-limit.ts';
 
 export type Gate = { authenticator: Authenticator; limiter: RateLimiter };
@@ -11,11 +12,12 @@ export type Admission =
   | { ok: false; error: ToolError; rate: RateLimitState[] };
 
 function limited(state: RateLimitState, rate: RateLimitState[]): Admission {
+  const retryAfter = retryAfterSeconds(rate);
   return {
     ok: false,
     rate,
     error: new ToolError('rate_limited', `Rate limit "${state.policy}" of ${state.quota} requests per window exceeded; `
-      + `retry in ${state.resetSeconds} s.`, { retryAfter: state.resetSeconds }),
+      + `retry in ${retryAfter} s.`, { retryAfter }),
   };
 }
 

@@ -13,9 +13,24 @@ export type RateLimitState = {
   exceeded: boolean;
 };
 
-export type RateLimiter = {
-  consume(policy: PolicyName, subject: string): Promise<RateLimitState>;
+/**
+ * Where the counters live right now (reported by /readyz): process memory by configuration, Redis,
+ * or process memory because the configured Redis does not answer.
+ */
+export type RateLimitStore = 'memory' | 'redis' | 'degraded';
+
+/** A counter store: one rate-limiter-flexible limiter per policy, plus its connection's life cycle. */
+export type RateLimitBackend = {
+  limiterFor(policy: PolicyName, quota: number): RateLimiterAbstract;
+  store(): RateLimitStore;
+  /** Resolves once the store answers; rejects when it cannot be reached in time. */
+  ready(): Promise<void>;
   close(): Promise<void>;
+};
+
+export type RateLimiter = Omit<RateLimitBackend, 'limiterFor'> & {
+  /** Counts one request of `subject` (an IP or a key id, never a secret) under `policy`. */
+  consume(policy: PolicyName, subject: string): Promise<RateLimitState>;
 };
 
 export type RateLimitSettings = {
@@ -25,24 +40,30 @@ export type RateLimitSettings = {
 
 const POLICIES: readonly PolicyName[] = ['anon', 'preauth', 'key'];
 
+/** Counters in process memory: one instance, or the fallback while Redis is away. */
+export function memoryBackend(windowSeconds: number, keyPrefix = 'rl'): RateLimitBackend {
+  return {
+    limiterFor: (policy, quota) => new RateLimiterMemory({ keyPrefix: `${keyPrefix}:${policy}`, points: quota, duration: windowSeconds }),
+    store: () => 'memory',
+    ready: async () => {},
+    close: async () => {},
+  };
+}
+
 function toState(policy: PolicyName, quota: number, res: RateLimiterRes, exceeded: boolean): RateLimitState {
   return {
     policy,
     quota,
     remaining: Math.max(0, res.remainingPoints),
+    // Rounded up, so a client that waits this long never arrives before the reset.
     resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
     exceeded,
   };
 }
 
-/** Wraps one rate-limiter-flexible limiter per policy; the store behind them is the caller's choice. */
-export function createRateLimiter(
-  settings: RateLimitSettings,
-  makeLimiter: (policy: PolicyName, quota: number) => RateLimiterAbstract = (policy, quota) =>
-    new RateLimiterMemory({ keyPrefix: policy, points: quota, duration: settings.windowSeconds }),
-  close: () => Promise<void> = async () => {},
-): RateLimiter {
-  const limiters = new Map(POLICIES.map((policy) => [policy, makeLimiter(policy, settings.quotas[policy])]));
+/** The three policies of CONTRACT §5 over one counter store (process memory unless told otherwise). */
+export function createRateLimiter(settings: RateLimitSettings, backend: RateLimitBackend = memoryBackend(settings.windowSeconds)): RateLimiter {
+  const limiters = new Map(POLICIES.map((policy) => [policy, backend.limiterFor(policy, settings.quotas[policy])]));
   return {
     async consume(policy, subject) {
       const limiter = limiters.get(policy);
@@ -55,20 +76,35 @@ export function createRateLimiter(
         throw rejection;
       }
     },
-    close,
+    store: () => backend.store(),
+    ready: () => backend.ready(),
+    close: () => backend.close(),
   };
 }
 
-/** CONTRACT §11: the policy with the smallest remaining fraction r/q; ties → smaller r. */
+/**
+ * CONTRACT §11: the policy with the smallest remaining fraction r/q; ties → smaller r. Among policies
+ * that are still tied (all exhausted, say) the one that resets last is named, so the `RateLimit` header
+ * of a 429 agrees with its Retry-After.
+ */
 export function closestToExhaustion(states: readonly RateLimitState[]): RateLimitState | undefined {
   let best: RateLimitState | undefined;
   for (const state of states) {
     if (!best) { best = state; continue; }
     const a = state.remaining * best.quota;
     const b = best.remaining * state.quota;
-    if (a < b || (a === b && state.remaining < best.remaining)) best = state;
+    if (a < b || (a === b && (state.remaining < best.remaining
+      || (state.remaining === best.remaining && state.resetSeconds > best.resetSeconds)))) best = state;
   }
   return best;
+}
+
+/**
+ * Seconds a refused client must wait: until every policy it has used up resets, since the next request
+ * would be counted against all of them. Never earlier than the reset of the policy that refused it.
+ */
+export function retryAfterSeconds(states: readonly RateLimitState[]): number {
+  return Math.max(1, ...states.filter((s) => s.exceeded || s.remaining === 0).map((s) => s.resetSeconds));
 }
 
 /** CONTRACT §5 header set, draft-ietf-httpapi-ratelimit-headers structured fields plus the legacy trio. */
@@ -82,7 +118,6 @@ export function rateLimitHeaders(states: readonly RateLimitState[], windowSecond
     'ratelimit-remaining': String(state.remaining),
     'ratelimit-reset': String(state.resetSeconds),
   };
-  const blocked = states.filter((s) => s.exceeded);
-  if (blocked.length > 0) headers['retry-after'] = String(Math.max(...blocked.map((s) => s.resetSeconds)));
+  if (states.some((s) => s.exceeded)) headers['retry-after'] = String(retryAfterSeconds(states));
   return headers;
 }

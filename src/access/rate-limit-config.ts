@@ -1,0 +1,14 @@
+import type { Config } from '../config.ts';
+import type { Log } from '../tools/context.ts';
+import { createRateLimiter, memoryBackend } from './rate-limit.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import { redisBackend } from './rate-limit-redis.ts';
+
+/** CONTRACT §1 and §5: counters in Redis when REDIS_URL is set, else in process memory. */
+export function rateLimiterFromConfig(config: Config, log: Log): RateLimiter {
+  const settings = { quotas: config.rateLimits, windowSeconds: config.rateWindowSeconds };
+  const backend = config.redisUrl
+    ? redisBackend({ url: config.redisUrl, keyPrefix: config.redisPrefix, windowSeconds: config.rateWindowSeconds, log })
+    : memoryBackend(config.rateWindowSeconds);
+  return createRateLimiter(settings, backend);
+}

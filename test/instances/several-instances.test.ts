@@ -1,0 +1,154 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uniqueRedisPrefix } from '../helpers/rate-limits.ts';
+
+const DATABASE_URL = process.env.TEST_DATABASE_URL;
+const REDIS_URL = process.env.REDIS_URL;
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const MASTER_KEY = `instances-master-${randomBytes(24).toString('hex')}`;
+
+type Instance = { name: string; url: string; child: ChildProcess; exited: Promise<number | null>; output: string[] };
+
+/** Starts `butik serve` as a real process on a free port and resolves once it logs "butik listening". */
+function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
+  const child = spawn(process.execPath, ['bin/butik.js', 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  if (child.stderr) createInterface({ input: child.stderr }).on('line', (line) => output.push(line));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${output.join('\n')}`)), 45_000);
+    exited.then((code) => reject(new Error(`${name} exited with ${code}:\n${output.join('\n')}`)));
+    if (!child.stdout) throw new Error('no stdout');
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      output.push(line);
+      const entry = parseLogLine(line);
+      if (entry?.msg === 'butik listening' && typeof entry.port === 'number') {
+        clearTimeout(timer);
+        resolve({ name, url: `http://127.0.0.1:${entry.port}`, child, exited, output });
+      }
+    });
+  });
+}
+
+function parseLogLine(line: string): { msg?: unknown; port?: unknown } | undefined {
+  try {
+    const parsed: unknown = JSON.parse(line);
+    return typeof parsed === 'object' && parsed !== null ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function callTool(instance: Instance, tool: string, body: unknown, key?: string) {
+  const response = await fetch(`${instance.url}/api/v1/tools/${tool}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}
+
+/** A database of its own for this run, so the instances migrate and seed exactly as in production. */
+function databaseUrl(base: string, name: string): string {
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+describe.runIf(DATABASE_URL && REDIS_URL)('several instances on one PostgreSQL and one Redis', () => {
+  const dbName = `butik_instances_${randomBytes(6).toString('hex')}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'butik-instances-'));
+  const instances: Instance[] = [];
+  let admin: pg.Client;
+
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create database "${dbName}"`);
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATABASE_URL: databaseUrl(DATABASE_URL ?? '', dbName),
+      REDIS_URL: REDIS_URL ?? '',
+      BUTIK_REDIS_PREFIX: uniqueRedisPrefix(),
+      BUTIK_MASTER_KEY: MASTER_KEY,
+      BUTIK_DATA_DIR: dataDir,
+      BUTIK_SEED: 'demo',
+      LOG_LEVEL: 'info',
+    };
+    // Started together: they race to migrate and seed the same empty database, as a deployment would.
+    const started = await Promise.allSettled([startInstance('a', env), startInstance('b', env)]);
+    for (const result of started) if (result.status === 'fulfilled') instances.push(result.value);
+    for (const result of started) if (result.status === 'rejected') throw result.reason;
+  }, 60_000);
+
+  afterAll(async () => {
+    try {
+      for (const instance of instances) if (instance.child.exitCode === null) instance.child.kill('SIGKILL');
+      await Promise.all(instances.map((instance) => instance.exited));
+    } finally {
+      await admin?.query(`drop database if exists "${dbName}" with (force)`);
+      await admin?.end();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('serve one store: a key made through one works on the other, and a write through one is read through the other', async () => {
+    const [a, b] = instances;
+    if (!a || !b) throw new Error('instances missing');
+    const created = await fetch(`${a.url}/api/v1/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${MASTER_KEY}` },
+      body: JSON.stringify({ name: 'two instances', scopes: ['categories:write', 'categories:read'] }),
+    });
+    expect(created.status).toBe(201);
+    const { key } = (await created.json()).result;
+
+    const written = await callTool(b, 'categories.upsert', { slug: 'fra-b', name: 'Skrevet via B' }, key);
+    expect(written.status).toBe(200);
+    expect(written.body.result).toMatchObject({ slug: 'fra-b', name: 'Skrevet via B' });
+    const read = await callTool(a, 'categories.list', {}, key);
+    expect(read.status).toBe(200);
+    expect(read.body.result).toEqual(expect.arrayContaining([expect.objectContaining({ slug: 'fra-b', name: 'Skrevet via B' })]));
+    // The demo store was seeded once, although both instances started on the empty database.
+    expect(read.body.result.filter((c: { slug: string }) => c.slug === 'solbriller')).toHaveLength(1);
+
+    // Both calls were counted in the same preauth window (the key creation was the first).
+    expect(written.headers.get('ratelimit')).toMatch(/^"preauth";r=118;t=\d+$/);
+    expect(read.headers.get('ratelimit')).toMatch(/^"preauth";r=117;t=\d+$/);
+  });
+
+  it('share rate-limit counters: the 61st anonymous request across both gets 429', async () => {
+    const [a, b] = instances;
+    if (!a || !b) throw new Error('instances missing');
+    for (let i = 0; i < 60; i += 1) {
+      const response = await callTool(i % 2 === 0 ? a : b, 'products.search', { limit: 1 });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('ratelimit')).toMatch(new RegExp(`^"anon";r=${59 - i};t=\\d+$`));
+    }
+    const refused = await callTool(a, 'products.search', { limit: 1 });
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('rate_limited');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect((await callTool(b, 'products.search', { limit: 1 })).status).toBe(429);
+
+    for (const instance of instances) {
+      const ready = await fetch(`${instance.url}/readyz`);
+      expect({ status: ready.status, body: await ready.json() }).toEqual({ status: 200, body: { ok: true, rateLimits: 'redis' } });
+    }
+  });
+
+  it('stop gracefully on SIGTERM with exit code 0', async () => {
+    for (const instance of instances) instance.child.kill('SIGTERM');
+    expect(await Promise.all(instances.map((instance) => instance.exited))).toEqual([0, 0]);
+  });
+});
