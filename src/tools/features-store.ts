@@ -3,24 +3,49 @@ import { featureFlags } from '../db/schema.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { ToolContext } from './context.ts';
 
-/** The named feature flags, their defaults and what they switch. */
+type Db = ToolContext['db'];
+export type FeatureFlagRow = typeof featureFlags.$inferSelect;
+
+/** The named feature flags, their defaults and what they switch. A flag without a stored row has its default. */
 export const FEATURES = {
   checkout: { default: true, description: 'cart.checkout creates orders; off → 422 feature_disabled.' },
   services_listing: { default: true, description: 'The public /services listing and offering pages; off → 404 there.' },
 } as const;
 export type FeatureName = keyof typeof FEATURES;
 
+export const FEATURE_NAMES = Object.keys(FEATURES).filter(isFeatureName);
+
 export function isFeatureName(name: string): name is FeatureName {
   return Object.hasOwn(FEATURES, name);
 }
 
-export async function isFeatureEnabled(db: ToolContext['db'], name: FeatureName): Promise<boolean> {
+export async function isFeatureEnabled(db: Db, name: FeatureName): Promise<boolean> {
   const [row] = await db.select({ enabled: featureFlags.enabled }).from(featureFlags).where(eq(featureFlags.key, name));
   return row ? row.enabled : FEATURES[name].default;
 }
 
-export async function requireFeature(db: ToolContext['db'], name: FeatureName): Promise<void> {
+export async function requireFeature(db: Db, name: FeatureName): Promise<void> {
   if (!(await isFeatureEnabled(db, name))) {
     throw new ToolError('feature_disabled', `The feature "${name}" is switched off by the shop operator.`);
   }
+}
+
+/**
+ * Stores a flag and returns the row before (null: none stored, the default applied) and after,
+ * the snapshots audit.revert restores (targetType 'feature', targetId = key). A stored flag that already
+ * has the value is left alone (changed: false).
+ */
+export async function writeFeatureFlag(
+  db: Db,
+  change: { key: FeatureName; enabled: boolean; now: Date },
+): Promise<{ before: FeatureFlagRow | null; after: FeatureFlagRow; changed: boolean }> {
+  const [before] = await db.select().from(featureFlags).where(eq(featureFlags.key, change.key)).for('update');
+  if (before?.enabled === change.enabled) return { before, after: before, changed: false };
+  const values = { enabled: change.enabled, description: FEATURES[change.key].description, updatedAt: change.now };
+  const [after] = await db.insert(featureFlags)
+    .values({ key: change.key, ...values })
+    .onConflictDoUpdate({ target: featureFlags.key, set: values })
+    .returning();
+  if (!after) throw new Error('feature flag upsert returned no row');
+  return { before: before ?? null, after, changed: true };
 }
