@@ -1,6 +1,8 @@
 import { count } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { categories, products } from '../db/schema.ts';
+import { slugify } from '../domain/slugify.ts';
+import { seedDemoContent } from './content.ts';
 
 const CATEGORIES = [
   { slug: 'solbriller', name: 'Solbriller', description: 'Solbriller med UV400-beskyttelse til by, strand og bil.' },
@@ -48,11 +50,6 @@ const PRODUCTS: DemoProduct[] = [
   { name: 'Bølge Kids', brand: 'Julbo', category: 'solbriller', price: 39900, stock: 20, frame: 'rosa', lens: 'grå', about: 'Bøjelig børnesolbrille, der tåler at blive tabt.' },
 ];
 
-function slugify(text: string): string {
-  return text.toLowerCase().replaceAll('æ', 'ae').replaceAll('ø', 'oe').replaceAll('å', 'aa')
-    .normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-}
-
 /**
  * Fills an empty store with a small demo shop (CONTRACT §1 BUTIK_SEED=demo). Does nothing when the
  * catalog already has categories, so restarts and other instances leave it alone.
@@ -83,6 +80,7 @@ export async function seedDemoStore(db: Db, options: { baseUrl: string }): Promi
         updatedAt: new Date(start + index * 86_400_000),
       };
     }));
+    await seedDemoContent(tx, options);
     return true;
   });
 }

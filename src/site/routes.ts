@@ -1,4 +1,74 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/client.ts';
+import { Slug } from '../schema/common.ts';
+import { findPublishedPage, findPublishedService, listServices } from '../tools/content-store.ts';
+import { loadChrome } from './chrome.ts';
+import { renderDocument } from './document.ts';
+import type { Chrome, PageView } from './document.ts';
+import { renderGlassesSvg } from './glasses-svg.ts';
+import { HTML_TYPE, sendCached, sendNotFoundPage } from './respond.ts';
+import { SITE_CSS } from './stylesheet.ts';
+import { notFoundView, pageView, serviceView, servicesView } from './views.ts';
 
-/** Public HTML: /info/<slug>, /services, /services/<slug>, demo images. Issue #4 fills this in. */
-export function registerSiteRoutes(_app: FastifyInstance): void {}
+const PAGE_MAX_AGE = 60;
+const ASSET_MAX_AGE = 3600;
+const DEMO_IMAGE_MAX_AGE = 86_400;
+
+type Params = { slug: string };
+
+/** Public HTML: /info/<slug>, /services, /services/<slug> (CONTRACT §7), the stylesheet and demo images. */
+export function registerSiteRoutes(app: FastifyInstance): void {
+  app.get('/assets/site.css', async (request, reply) =>
+    sendCached(request, reply, { type: 'text/css; charset=utf-8', body: SITE_CSS, maxAgeSeconds: ASSET_MAX_AGE }));
+
+  app.get<{ Params: { file: string } }>('/images/demo/:file', async (request, reply) => {
+    const slug = /^(.+)\.svg$/.exec(request.params.file)?.[1];
+    if (slug === undefined || !Slug.safeParse(slug).success) return renderNotFound(request, reply);
+    return sendCached(request, reply, {
+      type: 'image/svg+xml; charset=utf-8',
+      body: renderGlassesSvg(slug),
+      maxAgeSeconds: DEMO_IMAGE_MAX_AGE,
+      policy: "default-src 'none'; style-src 'unsafe-inline'",
+    });
+  });
+
+  app.get<{ Params: Params }>('/info/:slug', async (request, reply) => {
+    const page = await findPublishedPage(dbOf(request), request.params.slug);
+    if (!page) return renderNotFound(request, reply);
+    return sendPage(request, reply, await chromeFor(request), pageView(page));
+  });
+
+  app.get('/services', async (request, reply) => {
+    const chrome = await chromeFor(request);
+    if (!chrome.servicesListed) return renderNotFound(request, reply, chrome);
+    const offerings = await listServices(dbOf(request), 'published');
+    return sendPage(request, reply, chrome, servicesView(offerings, chrome.storeName));
+  });
+
+  app.get<{ Params: Params }>('/services/:slug', async (request, reply) => {
+    const chrome = await chromeFor(request);
+    const offering = chrome.servicesListed ? await findPublishedService(dbOf(request), request.params.slug) : undefined;
+    if (!offering) return renderNotFound(request, reply, chrome);
+    return sendPage(request, reply, chrome, serviceView(offering));
+  });
+}
+
+function dbOf(request: FastifyRequest): Db {
+  return request.server.butik.database.db;
+}
+
+function chromeFor(request: FastifyRequest): Promise<Chrome> {
+  return loadChrome(dbOf(request), request.server.butik.runtime.clock());
+}
+
+function sendPage(request: FastifyRequest, reply: FastifyReply, chrome: Chrome, view: PageView): FastifyReply {
+  return sendCached(request, reply, { type: HTML_TYPE, body: renderDocument(chrome, view), maxAgeSeconds: PAGE_MAX_AGE });
+}
+
+/** Drafts, unknown slugs and a switched-off listing all look the same: the styled 404 page. */
+async function renderNotFound(request: FastifyRequest, reply: FastifyReply, chrome?: Chrome): Promise<FastifyReply> {
+  const path = request.url.split('?')[0] ?? '/';
+  const frame = chrome ?? await chromeFor(request);
+  const view = notFoundView(path.length > 200 ? `${path.slice(0, 200)}…` : path, { servicesListed: frame.servicesListed });
+  return sendNotFoundPage(reply, renderDocument(frame, view));
+}

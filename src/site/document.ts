@@ -1,0 +1,88 @@
+import type { ActiveAnnouncement } from '../tools/announcement-store.ts';
+import { html, link } from './html.ts';
+import type { Html } from './html.ts';
+
+/** What every public page shows around its content; loaded once per request (see chrome.ts). */
+export type Chrome = {
+  storeName: string;
+  tagline: string | null;
+  contactEmail: string | null;
+  /** Company address and CVR number: Danish web shops show who they are in the footer. */
+  companyAddress: string | null;
+  cvrNumber: string | null;
+  announcement: ActiveAnnouncement | undefined;
+  /** Published pages, linked from the header and footer. */
+  pages: ReadonlyArray<{ slug: string; title: string }>;
+  /** The services_listing feature flag: when off, /services is 404 and not linked. */
+  servicesListed: boolean;
+};
+
+export type PageView = {
+  /** The document title (before the store name). */
+  title: string;
+  description?: string | null | undefined;
+  /** The path of this page, to mark the current navigation link; none on the 404 page. */
+  path?: string;
+  main: Html;
+};
+
+export const STYLESHEET_PATH = '/assets/site.css';
+
+/** The whole HTML document: landmarks header/nav/main/footer, lang="da", viewport for phones. */
+export function renderDocument(chrome: Chrome, view: PageView): string {
+  const navLinks = [
+    ...(chrome.servicesListed ? [{ href: '/services', label: 'Ydelser' }] : []),
+    ...chrome.pages.map((page) => ({ href: `/info/${page.slug}`, label: page.title })),
+  ];
+  const path = view.path;
+  const isCurrent = (href: string) => path !== undefined && (path === href || (href === '/services' && path.startsWith('/services/')));
+  const document = html`<!doctype html>
+<html lang="da">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${view.title} · ${chrome.storeName}</title>
+${view.description ? html`<meta name="description" content="${view.description}">\n` : ''}<link rel="stylesheet" href="${STYLESHEET_PATH}">
+</head>
+<body>
+<a class="skip-link" href="#indhold">Gå til indholdet</a>
+${chrome.announcement ? renderAnnouncement(chrome.announcement) : ''}<header class="site-header">
+<div class="wrap header-inner">
+<div class="brand-block"><p class="brand">${chrome.servicesListed ? link('/services', chrome.storeName) : chrome.storeName}</p>${chrome.tagline
+    ? html`<p class="tagline">${chrome.tagline}</p>`
+    : ''}</div>
+${navLinks.length > 0 ? html`<nav class="site-nav" aria-label="Hovedmenu"><ul>${navLinks.map((item) =>
+    html`<li>${link(item.href, item.label, { current: isCurrent(item.href) })}</li>`)}</ul></nav>` : ''}
+</div>
+</header>
+<main id="indhold" class="wrap">
+${view.main}
+</main>
+<footer class="site-footer">
+<div class="wrap">
+${chrome.pages.length > 0 ? html`<nav aria-label="Information"><ul class="footer-links">${chrome.pages.map((page) =>
+    html`<li>${link(`/info/${page.slug}`, page.title)}</li>`)}</ul></nav>` : ''}
+${renderCompany(chrome)}
+</div>
+</footer>
+</body>
+</html>
+`;
+  return document.value;
+}
+
+function renderCompany(chrome: Chrome): Html {
+  const parts: Html[] = [
+    html`<strong>${chrome.storeName}</strong>`,
+    ...(chrome.companyAddress ? [html`${chrome.companyAddress}`] : []),
+    ...(chrome.cvrNumber ? [html`CVR ${chrome.cvrNumber}`] : []),
+    ...(chrome.contactEmail ? [link(`mailto:${chrome.contactEmail}`, chrome.contactEmail)] : []),
+  ];
+  return html`<address class="company">${parts.map((part, index) => (index === 0 ? part : html` · ${part}`))}</address>`;
+}
+
+function renderAnnouncement(announcement: ActiveAnnouncement): Html {
+  return html`<aside class="announcement" aria-label="Meddelelse"><p class="wrap">${announcement.text}${announcement.linkUrl
+    ? html` ${link(announcement.linkUrl, announcement.linkText ?? 'Læs mere')}`
+    : ''}</p></aside>\n`;
+}

@@ -1,0 +1,75 @@
+/** The one stylesheet of the public pages, served at /assets/site.css. System fonts, no external requests. */
+export const SITE_CSS = `:root {
+  --ink: #1d2433; --muted: #5a6275; --paper: #fbfaf7; --card: #ffffff; --line: #e4e1d8;
+  --accent: #1f5f8b; --accent-ink: #ffffff; --banner: #f3d36b; --radius: 12px;
+  color-scheme: light;
+}
+*, *::before, *::after { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; }
+body {
+  margin: 0; background: var(--paper); color: var(--ink); min-height: 100vh; display: flex; flex-direction: column;
+  font: 1.0625rem/1.6 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+}
+.wrap { max-width: 60rem; margin: 0 auto; padding: 0 1.25rem; }
+a { color: var(--accent); text-underline-offset: 0.15em; }
+a:hover { text-decoration-thickness: 2px; }
+a:focus-visible, .button:focus-visible { outline: 3px solid var(--banner); outline-offset: 2px; }
+img { max-width: 100%; height: auto; display: block; }
+h1, h2, h3, h4 { line-height: 1.2; margin: 1.6em 0 0.5em; }
+h1 { font-size: clamp(1.9rem, 5vw, 2.6rem); margin-top: 1.2em; letter-spacing: -0.01em; }
+h2 { font-size: 1.45rem; }
+h3 { font-size: 1.15rem; }
+p, ul { margin: 0 0 1em; }
+.skip-link { position: absolute; left: -999px; top: 0; background: var(--ink); color: #fff; padding: 0.5rem 1rem; }
+.skip-link:focus { left: 0.5rem; z-index: 10; }
+.announcement { background: var(--banner); color: #2b2300; font-weight: 600; text-align: center; }
+.announcement p { margin: 0; padding: 0.55rem 1.25rem; }
+.announcement a { color: inherit; }
+.site-header { background: var(--card); border-bottom: 1px solid var(--line); }
+.header-inner { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 0.5rem 1.5rem; padding-top: 0.9rem; padding-bottom: 0.9rem; }
+.brand { margin: 0; font-size: 1.3rem; font-weight: 800; letter-spacing: -0.02em; }
+.tagline { margin: 0; color: var(--muted); font-size: 0.9rem; }
+.brand a { color: var(--ink); text-decoration: none; }
+.site-nav ul, .footer-links { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0.25rem 1.1rem; }
+.site-nav a { color: var(--ink); text-decoration: none; padding: 0.25rem 0; border-bottom: 2px solid transparent; }
+.site-nav a:hover, .site-nav a[aria-current="page"] { border-bottom-color: var(--accent); }
+main { padding-bottom: 3rem; flex: 1 0 auto; width: 100%; }
+.lead { font-size: 1.2rem; color: var(--muted); max-width: 40rem; }
+.price { font-weight: 700; color: var(--accent); }
+.service-list { list-style: none; padding: 0; display: grid; gap: 1rem; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); }
+.service-card article { height: 100%; background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: 1.1rem 1.25rem; box-shadow: 0 1px 2px rgba(29, 36, 51, 0.06); }
+.service-card h2 { margin-top: 0; font-size: 1.25rem; }
+.service-card h2 a { text-decoration: none; }
+.service-card h2 a:hover { text-decoration: underline; }
+.service-card p:last-child { margin-bottom: 0; }
+.breadcrumb { margin-top: 1.25rem; font-size: 0.95rem; }
+.breadcrumb + .service h1 { margin-top: 0.4em; }
+.hero-image { border-radius: var(--radius); margin: 1rem 0 1.5rem; width: 100%; max-height: 26rem; object-fit: cover; background: var(--card); }
+.features ul { padding-left: 1.2rem; }
+.features li::marker { color: var(--accent); }
+.page, .service, .service-body { max-width: 44rem; }
+.page-layout { max-width: none; }
+.hero { display: grid; gap: 1rem 2rem; align-items: center; margin: 1.5rem 0 2rem; }
+.hero h1, .hero h2 { margin-top: 0.2em; }
+.hero .hero-image { margin: 0; }
+.text, .figure { max-width: 44rem; }
+.figure { margin: 1.5rem 0; }
+.figure img { border-radius: var(--radius); }
+figcaption { color: var(--muted); font-size: 0.95rem; margin-top: 0.4rem; }
+.columns { display: grid; gap: 1.5rem; margin: 1.5rem 0; }
+.column > section, .column > figure, .column > p { margin-top: 0; }
+.column h2 { margin-top: 0; font-size: 1.2rem; }
+.button { display: inline-block; padding: 0.65rem 1.2rem; border-radius: 999px; font-weight: 700; text-decoration: none; border: 2px solid var(--accent); }
+.button-primary { background: var(--accent); color: var(--accent-ink); }
+.button-secondary { background: transparent; color: var(--accent); }
+.site-footer { border-top: 1px solid var(--line); background: var(--card); color: var(--muted); padding: 1.5rem 0; font-size: 0.95rem; }
+.company { margin: 0.75rem 0 0; font-style: normal; }
+code { background: #efede6; padding: 0.1em 0.35em; border-radius: 4px; word-break: break-all; }
+@media (min-width: 48rem) {
+  .hero { grid-template-columns: 1fr 1fr; }
+  .hero-text:only-child { grid-column: 1 / -1; }
+  .columns-2 { grid-template-columns: repeat(2, 1fr); }
+  .columns-3 { grid-template-columns: repeat(3, 1fr); }
+  .columns-4 { grid-template-columns: repeat(4, 1fr); }
+}
+`;

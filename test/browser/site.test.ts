@@ -1,0 +1,134 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemoStore } from '../../src/seed/demo.ts';
+import { createTestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = join(tmpdir(), 'butik-artifacts');
+
+let t: TestApp | undefined;
+let browser: Browser | undefined;
+let origin = '';
+
+beforeAll(async () => {
+  // A missing browser is a broken test machine, not a reason to skip: the public pages would go untested.
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: run test/browser/ensure-chromium.sh (as root) before the browser tests.`);
+  }
+  mkdirSync(ARTIFACTS, { recursive: true });
+  t = await createTestApp();
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const address = t.app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('the app is not listening on a TCP port');
+  origin = `http://127.0.0.1:${address.port}`;
+  await seedDemoStore(t.database.db, { baseUrl: origin });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  try {
+    await browser?.close();
+  } finally {
+    await t?.close();
+  }
+});
+
+async function open(path: string, viewport: { width: number; height: number }): Promise<Page> {
+  if (!browser) throw new Error('no browser');
+  const page = await browser.newPage({ viewport, locale: 'da-DK' });
+  const errors: string[] = [];
+  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  const response = await page.goto(`${origin}${path}`, { waitUntil: 'load' });
+  expect(response?.status(), path).toBe(200);
+  expect(errors, `console errors on ${path}`).toEqual([]);
+  return page;
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+describe('public pages in a browser', () => {
+  it('shows the published offerings in navOrder, without the draft', async () => {
+    const page = await open('/services', { width: 1280, height: 900 });
+    try {
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Ydelser');
+      const titles = await page.locator('main .service-card h2').allTextContents();
+      expect(titles).toEqual(['Synsprøve', 'Brillerens', 'Stelreparation']);
+      expect(await page.getByText('Hjemmebesøg').count()).toBe(0);
+      expect(await page.locator('main .service-card').first().isVisible()).toBe(true);
+      // The stylesheet is applied: the cards sit side by side in a grid on a wide screen.
+      const [first, second] = await page.locator('main .service-card').evaluateAll((cards) => cards.map((card) => card.getBoundingClientRect().top));
+      expect(first).toBe(second);
+      await screenshot(page, 'services-desktop');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('opens an offering from the listing', async () => {
+    const page = await open('/services', { width: 1280, height: 900 });
+    try {
+      await page.getByRole('link', { name: 'Stelreparation' }).click();
+      await page.waitForURL(`${origin}/services/stelreparation`);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Stelreparation');
+      expect(await page.getByText('Fra 150 kr.').isVisible()).toBe(true);
+      const image = page.locator('main img.hero-image');
+      expect(await image.getAttribute('alt')).toBe('Stelreparation');
+      expect(await image.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+      await screenshot(page, 'service-desktop');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('renders an /info page with its layout, readable on a phone', async () => {
+    const page = await open('/info/om-os', { width: 390, height: 844 });
+    try {
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Briller med omtanke');
+      expect(await page.getByRole('heading', { name: 'Optiker i huset' }).isVisible()).toBe(true);
+      expect(await page.getByRole('link', { name: 'Se vores ydelser' }).isVisible()).toBe(true);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      const fontSize = await page.locator('main p').first().evaluate((p) => Number.parseFloat(getComputedStyle(p).fontSize));
+      expect(fontSize).toBeGreaterThanOrEqual(16);
+      await screenshot(page, 'info-om-os-phone');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('renders an /info page from its body', async () => {
+    const page = await open('/info/returret', { width: 1280, height: 900 });
+    try {
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Returret');
+      expect(await page.getByRole('heading', { level: 2, name: 'Sådan returnerer du' }).isVisible()).toBe(true);
+      expect(await page.getByRole('listitem').filter({ hasText: 'Læg kvitteringen i pakken' }).isVisible()).toBe(true);
+      await screenshot(page, 'info-returret-desktop');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('shows the styled 404 page for a draft', async () => {
+    if (!browser) throw new Error('no browser');
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    try {
+      const response = await page.goto(`${origin}/services/hjemmebesoeg`);
+      expect(response?.status()).toBe(404);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Siden findes ikke');
+      await screenshot(page, 'not-found-phone');
+    } finally {
+      await page.close();
+    }
+  });
+});
