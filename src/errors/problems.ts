@@ -23,6 +23,11 @@ export const PROBLEMS = {
     title: 'API key lacks the required scope',
     resolution: 'Use a key that holds the scope named in detail, or ask the shop operator to issue one. Do not retry with the same key.',
   },
+  origin_not_allowed: {
+    status: 403,
+    title: 'Origin not allowed',
+    resolution: 'Call the MCP endpoint from the service\'s own origin or from a server-side client (which sends no Origin header), or ask the operator to add your origin to BUTIK_ALLOWED_ORIGINS.',
+  },
   unknown_tool: {
     status: 404,
     title: 'Unknown tool',

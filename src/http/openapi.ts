@@ -62,6 +62,25 @@ const failureResponses: Json = {
   default: { $ref: '#/components/responses/Problem' },
 };
 
+/** One line per tool family, for the OpenAPI tag list and the reference page. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  products: 'The product catalog: search, read, create, update, soft-delete and images.',
+  categories: 'Catalog categories.',
+  discounts: 'Discount codes and their usage.',
+  cart: 'Carts and checkout into an order.',
+  orders: 'Orders and their status transitions.',
+  audit: 'The audit log of every write, and reverting an entry.',
+  pages: 'CMS pages and their Visual Builder layouts.',
+  services: 'Agency-style service offerings shown at /services.',
+  site: 'Published pages as the public site shows them.',
+  settings: 'Shop settings such as shipping prices.',
+  features: 'Feature flags.',
+  analytics: 'Sales and catalog figures.',
+  customers: 'Customers derived from orders.',
+  marketing: 'Announcements and product marketing content.',
+  images: 'Product images.',
+};
+
 function operationFor(tool: RegisteredTool): Json {
   const id = `invoke_${tool.name.replaceAll('.', '_')}`;
   return {
@@ -111,7 +130,8 @@ export function buildOpenApi(tools: readonly RegisteredTool[], baseUrl: string):
     },
     servers: [{ url: baseUrl }],
     'x-service-supported-scopes': [...SCOPES],
-    tags: [...new Set(tools.map((tool) => tool.name.split('.')[0]))].map((name) => ({ name })),
+    tags: [...new Set(tools.map((tool) => tool.name.split('.')[0] ?? tool.name))]
+      .map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `The ${name}.* tools.` })),
     paths,
     components: {
       securitySchemes: {

@@ -1,17 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { callerId } from '../access/actor.ts';
-import type { Actor } from '../access/actor.ts';
 import { admit } from '../access/admit.ts';
-import { IDEMPOTENCY_KEY, runIdempotent } from '../access/idempotency.ts';
-import type { StoredResponse } from '../access/idempotency.ts';
+import { IDEMPOTENCY_KEY } from '../access/idempotency.ts';
+import type { IdempotentOutcome } from '../access/idempotency.ts';
 import { rateLimitHeaders } from '../access/rate-limit.ts';
 import { asToolError } from '../errors/to-problem.ts';
 import { ToolError } from '../errors/tool-error.ts';
-import { authorizeTool, invokeTool } from '../tools/invoke.ts';
-import type { RegisteredTool } from '../tools/registry.ts';
+import { authorizeTool } from '../tools/invoke.ts';
 import { deprecationHeaders } from './deprecation.ts';
 import { decodeJsonBody } from './json-body.ts';
-import { PROBLEM_JSON, problemBody, sendProblem } from './problem-reply.ts';
+import { PROBLEM_JSON, sendProblem } from './problem-reply.ts';
+import { loggedToolError, runToolCall } from './tool-call.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -21,7 +19,8 @@ type Params = { name: string };
 export function registerToolsRoute(app: FastifyInstance): void {
   app.post<{ Params: Params }>('/api/v1/tools/:name', handleToolCall);
   app.route<{ Params: Params }>({
-    method: ['GET', 'PUT', 'PATCH', 'DELETE'],
+    // Every other method Fastify routes (HEAD comes with GET): CONTRACT §4, 405 + Allow: POST.
+    method: app.supportedMethods.filter((method) => method !== 'POST' && method !== 'HEAD'),
     url: '/api/v1/tools/:name',
     handler: (request, reply) => {
       reply.header('allow', 'POST');
@@ -51,48 +50,24 @@ async function handleToolCall(request: FastifyRequest<{ Params: Params }>, reply
     return sendProblem(request, reply, asToolError(error), headers);
   }
 
-  const execute = () => executeTool(request, tool, admission.actor, body);
-  let outcome: StoredResponse & { replayed?: boolean };
+  let outcome: IdempotentOutcome;
   try {
-    outcome = idempotencyKey === undefined
-      ? await execute()
-      : await runIdempotent(butik.runtime.db, {
-        caller: callerId(admission.actor),
-        key: idempotencyKey,
-        tool: tool.name,
-        body,
-        now: butik.runtime.clock(),
-      }, execute);
+    outcome = await runToolCall({
+      runtime: butik.runtime,
+      tool,
+      actor: admission.actor,
+      input: body,
+      channel: 'rest',
+      requestId: request.id,
+      log: request.log,
+      idempotencyKey,
+    });
   } catch (error) {
-    return sendProblem(request, reply, logged(request, error), headers);
+    return sendProblem(request, reply, loggedToolError(request.log, error), headers);
   }
   reply.code(outcome.status).headers(headers).header('content-type', outcome.status < 400 ? JSON_TYPE : PROBLEM_JSON);
   if (outcome.replayed) reply.header('idempotent-replayed', 'true');
   return reply.send(outcome.body);
-}
-
-async function executeTool(
-  request: FastifyRequest,
-  tool: RegisteredTool,
-  actor: Actor,
-  input: Record<string, unknown>,
-): Promise<StoredResponse> {
-  const { butik } = request.server;
-  try {
-    const result = await invokeTool(butik.runtime, { tool, input, actor, channel: 'rest', log: request.log });
-    return { status: 200, body: JSON.stringify({ ok: true, result }) };
-  } catch (error) {
-    return problemBody(logged(request, error), butik.baseUrl, request.id);
-  }
-}
-
-/** Unknown errors are logged here with the request id and leave as internal_error. STYLE §6. */
-function logged(request: FastifyRequest, error: unknown): ToolError {
-  const toolError = asToolError(error);
-  if (toolError.code === 'internal_error' && !(error instanceof ToolError)) {
-    request.log.error({ err: error }, 'tool call failed');
-  }
-  return toolError;
 }
 
 function readIdempotencyKey(request: FastifyRequest): string | undefined {

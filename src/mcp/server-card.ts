@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SERVER_INFO } from './server.ts';
+
+/** The protocol revisions /api/mcp serves: the initialize era and the sessionless one (CONTRACT §6). */
+export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'] as const;
+
+/**
+ * CONTRACT §6: the SEP-2127 card (`$schema`, `name`, `version`, `description`, `remotes`) merged
+ * with the SEP-1649 fields (`serverInfo`, `transport`, `capabilities`, `authentication`) that
+ * earlier clients read. Authentication is optional: anonymous callers get the public tools.
+ */
+export function buildServerCard(baseUrl: string, mcpPath: string): Record<string, unknown> {
+  const endpoint = `${baseUrl}${mcpPath}`;
+  const authentication = { required: false, schemes: ['bearer'] };
+  return {
+    $schema: 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json',
+    name: 'dk.butik/butik',
+    version: SERVER_INFO.version,
+    title: SERVER_INFO.title,
+    description: 'Shop and content tools: catalog, carts, orders, discounts, CMS pages and service offerings.',
+    websiteUrl: `${baseUrl}/docs`,
+    remotes: [{
+      type: 'streamable-http',
+      url: endpoint,
+      supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+      headers: [{
+        name: 'Authorization',
+        description: 'Optional API key. Without it only the five public catalog and page tools are listed.',
+        isRequired: false,
+        isSecret: true,
+        value: 'Bearer {api_key}',
+        variables: { api_key: { description: 'A Butik API key (bk_…) issued by the shop operator.', isRequired: false, isSecret: true } },
+      }],
+      authentication,
+    }],
+    serverInfo: { ...SERVER_INFO },
+    transport: { type: 'streamable-http', endpoint },
+    protocolVersion: SUPPORTED_PROTOCOL_VERSIONS[SUPPORTED_PROTOCOL_VERSIONS.length - 1],
+    capabilities: { tools: { listChanged: false } },
+    authentication,
+  };
+}
+
+type CachedCard = { baseUrl: string; body: string; etag: string };
+
+/** Whether an If-None-Match header names this entity tag (weak comparison, RFC 9110 §13.1.2). */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/** The same card at the three addresses of CONTRACT §6, cacheable and readable cross-origin. */
+export function registerServerCardRoutes(app: FastifyInstance, mcpPath: string): void {
+  let cached: CachedCard | undefined;
+  const card = (baseUrl: string): CachedCard => {
+    if (cached?.baseUrl !== baseUrl) {
+      const body = JSON.stringify(buildServerCard(baseUrl, mcpPath));
+      cached = { baseUrl, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+    }
+    return cached;
+  };
+  const serve = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { body, etag } = card(request.server.butik.baseUrl);
+    reply.headers({
+      'access-control-allow-origin': '*',
+      'cache-control': 'public, max-age=3600',
+      etag,
+    });
+    if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    return reply.header('content-type', 'application/json; charset=utf-8').send(body);
+  };
+  for (const path of ['/.well-known/mcp/server-card.json', '/.well-known/mcp.json', `${mcpPath}/server-card`]) {
+    app.get(path, serve);
+  }
+}

@@ -1,0 +1,107 @@
+import { McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/server';
+import type { Actor } from '../access/actor.ts';
+import { IDEMPOTENCY_KEY } from '../access/idempotency.ts';
+import type { IdempotentOutcome } from '../access/idempotency.ts';
+import { ToolError } from '../errors/tool-error.ts';
+import { problemBody } from '../http/problem-reply.ts';
+import { loggedToolError, runToolCall } from '../http/tool-call.ts';
+import type { Log } from '../tools/context.ts';
+import type { ToolRuntime } from '../tools/invoke.ts';
+import { canSee } from './tool-catalog.ts';
+import type { McpCatalog, McpTool } from './tool-catalog.ts';
+
+/** The identity both tools/list answers and the server card carry. */
+export const SERVER_INFO = { name: 'butik', title: 'Butik', version: '1.0.0' } as const;
+
+/** CONTRACT §10: where an MCP tools/call carries its Idempotency-Key. */
+export const IDEMPOTENCY_META_KEY = 'butik/idempotencyKey';
+/** Marks a result that was replayed from an earlier call with the same key. */
+export const REPLAYED_META_KEY = 'butik/idempotentReplayed';
+
+const INSTRUCTIONS = 'Tools over a small web shop and content site. Amounts are integer øre (1/100 DKK) including '
+  + '25 % VAT. A failed call returns isError with an RFC 9457 problem whose resolution says what to do next. '
+  + `Retry writes safely by sending the same _meta["${IDEMPOTENCY_META_KEY}"] again.`;
+
+/** Who is calling and how to report about it; fixed for the one HTTP request a server instance serves. */
+export type McpCallContext = {
+  runtime: ToolRuntime;
+  actor: Actor;
+  requestId: string;
+  log: Log;
+};
+
+/**
+ * A fresh MCP server for one HTTP request (a stateless transport is single-use). Tools are served
+ * through low-level handlers so that tools/list shows the registry's own JSON Schemas and tools/call
+ * runs the REST code path, validation included, instead of the SDK's second validator.
+ */
+export function createMcpServer(catalog: McpCatalog, context: McpCallContext): McpServer {
+  const mcp = new McpServer(SERVER_INFO, {
+    instructions: INSTRUCTIONS,
+    // CONTRACT §6: the list depends on the caller's key, so no shared cache may keep it.
+    cacheHints: { 'tools/list': { cacheScope: 'private', ttlMs: 0 } },
+  });
+  mcp.server.registerCapabilities({ tools: { listChanged: false } });
+  mcp.server.setRequestHandler('tools/list', () => ({
+    tools: catalog.tools.filter((entry) => canSee(entry.tool, context.actor)).map((entry) => entry.listing),
+  }));
+  mcp.server.setRequestHandler('tools/call', (request) => callTool(catalog, context, request));
+  return mcp;
+}
+
+async function callTool(catalog: McpCatalog, context: McpCallContext, request: CallToolRequest): Promise<CallToolResult> {
+  const { name } = request.params;
+  const entry = catalog.get(name);
+  // A tool the caller may not see does not exist for it (CONTRACT §6).
+  if (!entry || !canSee(entry.tool, context.actor)) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  }
+  let outcome: IdempotentOutcome;
+  try {
+    outcome = await runToolCall({
+      runtime: context.runtime,
+      tool: entry.tool,
+      actor: context.actor,
+      input: request.params.arguments ?? {},
+      channel: 'mcp',
+      requestId: context.requestId,
+      log: context.log,
+      idempotencyKey: idempotencyKeyOf(request.params._meta),
+    });
+  } catch (error) {
+    const problem = problemBody(loggedToolError(context.log, error), context.runtime.baseUrl, context.requestId);
+    outcome = { ...problem, replayed: false };
+  }
+  return toolResult(entry, outcome);
+}
+
+function idempotencyKeyOf(meta: Record<string, unknown> | undefined): string | undefined {
+  const value = meta?.[IDEMPOTENCY_META_KEY];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !IDEMPOTENCY_KEY.test(value)) {
+    throw new ToolError('validation_failed', `_meta["${IDEMPOTENCY_META_KEY}"] must be 1–255 printable ASCII characters.`, {
+      errors: [{ path: `_meta.${IDEMPOTENCY_META_KEY}`, message: 'expected 1–255 printable ASCII characters' }],
+    });
+  }
+  return value;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The stored REST answer as an MCP tool result (CONTRACT §6, §11): success → structuredContent plus
+ * the result as JSON text; failure → isError with the problem JSON as text and no structuredContent,
+ * which SDK clients would otherwise validate against the output schema.
+ */
+function toolResult(entry: McpTool, outcome: IdempotentOutcome): CallToolResult {
+  const meta = outcome.replayed ? { _meta: { [REPLAYED_META_KEY]: true } } : {};
+  if (outcome.status >= 400) return { content: [{ type: 'text', text: outcome.body }], isError: true, ...meta };
+  const envelope: unknown = JSON.parse(outcome.body);
+  const result = isRecord(envelope) ? envelope.result : undefined;
+  const structuredContent = entry.wrapsResult ? { result } : result;
+  if (!isRecord(structuredContent)) throw new Error(`${entry.tool.name} returned a non-object its output schema does not wrap`);
+  return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent, ...meta };
+}

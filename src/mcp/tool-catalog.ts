@@ -1,0 +1,100 @@
+import type { Tool } from '@modelcontextprotocol/server';
+import { hasScope } from '../access/actor.ts';
+import type { Actor } from '../access/actor.ts';
+import type { Registry, RegisteredTool } from '../tools/registry.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+export type McpTool = {
+  tool: RegisteredTool;
+  /** The tools/list entry, built once at start-up. */
+  listing: Tool;
+  /**
+   * CONTRACT §11: structuredContent must be an object, so a tool whose result is not always an object
+   * (an array, or something nullable) sends `{"result": R}` and says so in its outputSchema.
+   */
+  wrapsResult: boolean;
+};
+
+export type McpCatalog = {
+  readonly tools: readonly McpTool[];
+  get(name: string): McpTool | undefined;
+};
+
+function isSchema(value: unknown): value is JsonSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Whether every value the schema admits is a JSON object: `type: "object"`, object keywords on a
+ * typeless root, or a composition whose members all are (a union of result shapes).
+ */
+export function describesObjects(schema: JsonSchema): boolean {
+  if (schema.type !== undefined) return schema.type === 'object';
+  if (['properties', 'required', 'additionalProperties'].some((key) => key in schema)) return true;
+  for (const key of ['anyOf', 'oneOf', 'allOf']) {
+    const members = schema[key];
+    if (Array.isArray(members) && members.length > 0) {
+      return members.every((member) => isSchema(member) && describesObjects(member));
+    }
+  }
+  return false;
+}
+
+/**
+ * The MCP input or output schema for a REST schema: the same JSON Schema object when its root says
+ * `type: "object"`, the same keywords with `type: "object"` stamped on an object-shaped union (MCP
+ * requires an object root), and otherwise the CONTRACT §11 wrapper `{result: <REST schema>}`, with
+ * `$defs` kept at the root so that `#/$defs/…` references still resolve.
+ */
+export function mcpSchemaFor(schema: JsonSchema): { schema: JsonSchema; wraps: boolean } {
+  if (schema.type === 'object') return { schema, wraps: false };
+  if (describesObjects(schema)) return { schema: { type: 'object', ...schema }, wraps: false };
+  const { $defs, ...natural } = schema;
+  return {
+    wraps: true,
+    schema: {
+      type: 'object',
+      properties: { result: natural },
+      required: ['result'],
+      ...($defs === undefined ? {} : { $defs }),
+    },
+  };
+}
+
+function toMcpTool(tool: RegisteredTool): McpTool {
+  const input = mcpSchemaFor(tool.inputJsonSchema);
+  if (input.wraps) throw new Error(`${tool.name}: a tool's input must be a JSON object`);
+  const output = mcpSchemaFor(tool.outputJsonSchema);
+  const { title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = tool.annotations;
+  return {
+    tool,
+    wrapsResult: output.wraps,
+    listing: {
+      name: tool.name,
+      title,
+      description: tool.description,
+      inputSchema: { type: 'object', ...input.schema },
+      outputSchema: { type: 'object', ...output.schema },
+      annotations: {
+        title,
+        readOnlyHint,
+        destructiveHint,
+        idempotentHint,
+        ...(openWorldHint === undefined ? {} : { openWorldHint }),
+      },
+    },
+  };
+}
+
+/** Every tool's MCP metadata, computed once from the registry (STYLE §4). */
+export function buildMcpCatalog(registry: Registry): McpCatalog {
+  const tools = registry.tools.map(toMcpTool);
+  const byName = new Map(tools.map((entry) => [entry.tool.name, entry]));
+  return { tools, get: (name) => byName.get(name) };
+}
+
+/** CONTRACT §6: anonymous callers see the anonymous tools; a key also sees every tool its scopes allow. */
+export function canSee(tool: RegisteredTool, actor: Actor): boolean {
+  return tool.anonymous === true || hasScope(actor, tool.scope);
+}
