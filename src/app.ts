@@ -11,6 +11,7 @@ import { registerHealthRoutes } from './http/health.ts';
 import { acceptRawBodies, BODY_LIMIT } from './http/json-body.ts';
 import { registerKeysRoutes } from './http/keys-route.ts';
 import { registerOpenApiRoute } from './http/openapi-route.ts';
+import { logRequest } from './http/request-log.ts';
 import { registerToolsRoute } from './http/tools-route.ts';
 import { registerDiscoveryRoutes } from './http/discovery.ts';
 import { registerMcpRoutes } from './mcp/route.ts';
@@ -91,15 +92,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info({
-      method: request.method,
-      url: request.url,
-      statusCode: reply.statusCode,
-      ms: Math.round(reply.elapsedTime * 10) / 10,
-      ip: request.ip,
-    }, 'request');
-  });
+  app.addHook('onResponse', async (request, reply) => logRequest(request, reply));
   app.addHook('onClose', async () => {
     await limiter.close();
   });

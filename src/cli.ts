@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
+import type { z } from 'zod';
 import { createKey, listKeys, revokeKey, rotateKey } from './access/api-keys.ts';
+import { SCOPES } from './access/scopes.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { CreateKeyInput } from './http/keys-route.ts';
 import { openConfiguredDatabase, startServer } from './server.ts';
@@ -37,24 +39,67 @@ async function migrate(): Promise<void> {
   console.log('migrations applied');
 }
 
-async function keys(args: string[]): Promise<void> {
+type KeysCommand =
+  | { action: 'create'; input: z.output<typeof CreateKeyInput> }
+  | { action: 'list' }
+  | { action: 'rotate' | 'revoke'; id: string };
+
+const FLAG_OF: Record<string, string> = { name: '--name', scopes: '--scopes', expiresAt: '--expires' };
+
+function readFlags(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      allowPositionals: true,
+      options: { name: { type: 'string' }, scopes: { type: 'string' }, expires: { type: 'string' } },
+    });
+  } catch (error) {
+    // An unknown or malformed flag is a usage error (exit 2), like any other.
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+  }
+}
+
+/** Reads `keys …` arguments completely before the database is opened, so a typo costs no start-up. */
+function parseKeysCommand(args: string[]): KeysCommand {
   const [action, ...rest] = args;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: { name: { type: 'string' }, scopes: { type: 'string' }, expires: { type: 'string' } },
-  });
+  const { values, positionals } = readFlags(rest);
+  switch (action) {
+    case 'create': {
+      const scopes = (values.scopes ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      const parsed = CreateKeyInput.safeParse({
+        name: values.name,
+        scopes,
+        ...(values.expires ? { expiresAt: values.expires } : {}),
+      });
+      if (!parsed.success) {
+        throw new UsageError(parsed.error.issues.map((issue) => {
+          const [field, index] = issue.path;
+          const flag = FLAG_OF[String(field)] ?? String(field);
+          if (field === 'scopes' && typeof index === 'number') {
+            return `${flag}: unknown scope "${scopes[index]}"; known scopes: ${SCOPES.join(', ')}`;
+          }
+          return `${flag}: ${issue.message}`;
+        }).join('\n'));
+      }
+      return { action, input: parsed.data };
+    }
+    case 'list':
+      return { action };
+    case 'rotate':
+    case 'revoke':
+      return { action, id: requireId(action, positionals) };
+    default:
+      throw new UsageError(USAGE);
+  }
+}
+
+async function keys(args: string[]): Promise<void> {
+  const command = parseKeysCommand(args);
   const database = await openConfiguredDatabase(loadConfig());
   try {
-    switch (action) {
+    switch (command.action) {
       case 'create': {
-        const parsed = CreateKeyInput.safeParse({
-          name: values.name,
-          scopes: (values.scopes ?? '').split(',').map((s) => s.trim()).filter(Boolean),
-          ...(values.expires ? { expiresAt: values.expires } : {}),
-        });
-        if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `--${String(i.path[0] ?? "")}: ${i.message}`).join('\n'));
-        const { name, scopes, expiresAt } = parsed.data;
+        const { name, scopes, expiresAt } = command.input;
         const key = await createKey(database.db, { name, scopes, expiresAt: expiresAt ? new Date(expiresAt) : undefined });
         console.log(JSON.stringify(key, null, 2));
         console.error('Store the key now: it is shown only once.');
@@ -64,14 +109,12 @@ async function keys(args: string[]): Promise<void> {
         console.log(JSON.stringify(await listKeys(database.db), null, 2));
         return;
       case 'rotate':
-        console.log(JSON.stringify(await rotateKey(database.db, requireId(positionals)), null, 2));
+        console.log(JSON.stringify(await rotateKey(database.db, command.id), null, 2));
         console.error('Store the new key now: it is shown only once; the old one no longer works.');
         return;
       case 'revoke':
-        console.log(JSON.stringify(await revokeKey(database.db, requireId(positionals), new Date()), null, 2));
+        console.log(JSON.stringify(await revokeKey(database.db, command.id, new Date()), null, 2));
         return;
-      default:
-        throw new UsageError(USAGE);
     }
   } finally {
     await database.close();
@@ -80,9 +123,9 @@ async function keys(args: string[]): Promise<void> {
 
 class UsageError extends Error {}
 
-function requireId(positionals: string[]): string {
+function requireId(action: string, positionals: string[]): string {
   const [id] = positionals;
-  if (!id) throw new UsageError('Give the key id: butik keys rotate ID');
+  if (!id) throw new UsageError(`Give the key id: butik keys ${action} ID`);
   return id;
 }
 

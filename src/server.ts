@@ -15,27 +15,35 @@ export async function openConfiguredDatabase(config: Config): Promise<Database> 
   return database;
 }
 
-/** Opens the database, migrates, seeds an empty store, listens. `butik serve` and `npm start`. */
+/** Opens the database, migrates, listens, seeds an empty store. `butik serve` and `npm start`. */
 export async function startServer(config: Config): Promise<RunningServer> {
   const database = await openConfiguredDatabase(config);
   const master = resolveMasterKey(config.masterKey, config.dataDir);
   const app = buildApp({ config, database, masterKey: master.key });
+  // With PORT=0 the base URL (problem types, the demo seed's image URLs) is known only once listening.
+  // Requests that arrive before the seed is written wait for it instead of seeing an empty store.
+  let open = () => {};
+  const started = new Promise<void>((resolve) => { open = resolve; });
+  app.addHook('onRequest', async () => { await started; });
+  let port: number;
   try {
     if (master.generatedAt) app.log.info({ path: master.generatedAt }, 'master key file (BUTIK_MASTER_KEY is not set)');
-    if (config.seed === 'demo' && await seedDemoStore(database.db, { baseUrl: resolveBaseUrl(config, config.port) })) app.log.info('seeded the demo store');
     // A Redis that is down does not stop the start: counters stay in memory until it answers, the Redis
     // client has logged why, and "butik listening" says rateLimits: "degraded". CONTRACT §5.
     await app.butik.gate.limiter.ready().catch(() => undefined);
     await app.listen({ host: config.host, port: config.port });
+    const address = app.server.address();
+    port = typeof address === 'object' && address ? address.port : config.port;
+    if (!config.baseUrl) app.setBaseUrl(resolveBaseUrl(config, port));
+    if (config.seed === 'demo' && await seedDemoStore(database.db, { baseUrl: app.butik.baseUrl })) app.log.info('seeded the demo store');
   } catch (error) {
+    open();
     await app.close().catch(() => {});
     await database.close().catch(() => {});
     throw error;
   }
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
+  open();
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  if (!config.baseUrl) app.setBaseUrl(`http://${host}:${port}`);
   app.log.info({ url: app.butik.baseUrl, port, database: database.kind, rateLimits: app.butik.gate.limiter.store() }, 'butik listening');
   let closing: Promise<void> | undefined;
   return {

@@ -1,6 +1,7 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ToolError } from '../errors/tool-error.ts';
 import { sendProblem } from './problem-reply.ts';
+import { logRequest } from './request-log.ts';
 
 /** The last boundary: framework errors get their CONTRACT §4 code, anything else internal_error. */
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -16,4 +17,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
   app.setNotFoundHandler((request, reply) =>
     sendProblem(request, reply, new ToolError('not_found', `Nothing at ${request.method} ${request.url.split('?')[0]}.`)));
+}
+
+/**
+ * Fastify's router refuses some paths before any hook runs (an undecodable %-escape, a path segment over
+ * maxParamLength). They name nothing, so they are 404 problems like any other unknown path. CONTRACT §4.
+ */
+export function answerFrameworkError(_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id);
+  sendProblem(request, reply, new ToolError('not_found', 'The request path cannot be decoded, or one of its segments is too long.'));
+  // No onResponse hook runs for these, so the request's log line is written here.
+  logRequest(request, reply);
 }

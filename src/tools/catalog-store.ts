@@ -15,9 +15,18 @@ export async function findProduct(db: Db, slug: string, options: { lock?: boolea
   return row;
 }
 
-export async function findCategory(db: Db, where: { id?: string; slug?: string }): Promise<CategoryRow> {
+/**
+ * A visible category. `lock: 'share'` holds it until the write commits, so a concurrent categories.delete
+ * (which locks FOR UPDATE, then counts products) waits and then sees the new product. CONTRACT §4.
+ */
+export async function findCategory(
+  db: Db,
+  where: { id?: string; slug?: string },
+  options: { lock?: 'share' } = {},
+): Promise<CategoryRow> {
   const match = where.id !== undefined ? eq(categories.id, where.id) : eq(categories.slug, where.slug ?? '');
-  const [row] = await db.select().from(categories).where(and(match, isNull(categories.deletedAt)));
+  const query = db.select().from(categories).where(and(match, isNull(categories.deletedAt)));
+  const [row] = options.lock ? await query.for(options.lock) : await query;
   if (!row) {
     const named = where.id !== undefined ? `id "${where.id}"` : `slug "${where.slug}"`;
     throw new ToolError('not_found', `No category with ${named}; categories.list shows the existing ones.`);
@@ -25,13 +34,16 @@ export async function findCategory(db: Db, where: { id?: string; slug?: string }
   return row;
 }
 
-/** CONTRACT §11: exactly one of categoryId / categorySlug on create, at most one on update. */
+/**
+ * CONTRACT §11: exactly one of categoryId / categorySlug on create, at most one on update. Only writes
+ * call this, so the category is share-locked until they commit.
+ */
 export async function resolveCategoryId(
   db: Db,
   ref: { categoryId?: string | undefined; categorySlug?: string | undefined },
 ): Promise<string | undefined> {
-  if (ref.categoryId !== undefined) return (await findCategory(db, { id: ref.categoryId })).id;
-  if (ref.categorySlug !== undefined) return (await findCategory(db, { slug: ref.categorySlug })).id;
+  if (ref.categoryId !== undefined) return (await findCategory(db, { id: ref.categoryId }, { lock: 'share' })).id;
+  if (ref.categorySlug !== undefined) return (await findCategory(db, { slug: ref.categorySlug }, { lock: 'share' })).id;
   return undefined;
 }
 

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createAuthenticator } from '../src/access/authenticate.ts';
+import { main } from '../src/cli.ts';
+import { runButik } from './helpers/butik-process.ts';
+import { processDatabase } from './helpers/process-db.ts';
+import type { ProcessDatabase } from './helpers/process-db.ts';
+
+const KEY = /^bk_[A-Za-z0-9_-]{43,}$/;
+const quiet = { info() {}, warn() {}, error() {} };
+
+let store: ProcessDatabase;
+beforeAll(async () => { store = await processDatabase(); });
+afterAll(async () => { await store?.drop(); });
+
+const butik = (...args: string[]) => runButik(args, { ...store.env, LOG_LEVEL: 'silent' });
+
+/** Whether the key authenticates against the CLI's database, checked in this process once the CLI has exited. */
+async function authenticates(key: string): Promise<boolean> {
+  const database = await store.open();
+  try {
+    const authenticator = createAuthenticator({ db: database.db, masterKey: 'x'.repeat(40), clock: () => new Date(), log: quiet });
+    return (await authenticator.authenticate(key)).ok;
+  } finally {
+    await database.close();
+  }
+}
+
+describe('butik keys (offline, CONTRACT §2)', () => {
+  let created: { id: string; key: string; prefix: string };
+
+  it('creates a key, prints it once as JSON and warns to store it', async () => {
+    const run = await butik('keys', 'create', '--name', 'CLI agent', '--scopes', 'catalog:read, products:write', '--expires', '2099-01-01T00:00:00Z');
+    expect(run.code, run.stderr).toBe(0);
+    created = JSON.parse(run.stdout);
+    expect(Object.keys(created).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'key', 'name', 'prefix', 'scopes']);
+    expect(created).toMatchObject({ name: 'CLI agent', scopes: ['catalog:read', 'products:write'], expiresAt: '2099-01-01T00:00:00.000Z' });
+    expect(created.key).toMatch(KEY);
+    expect(run.stderr).toMatch(/shown only once/);
+    expect(await authenticates(created.key)).toBe(true);
+  });
+
+  it('lists keys without their secrets', async () => {
+    const run = await butik('keys', 'list');
+    expect(run.code, run.stderr).toBe(0);
+    const listed = JSON.parse(run.stdout);
+    expect(listed).toEqual([expect.objectContaining({ id: created.id, prefix: created.prefix, revokedAt: null })]);
+    expect(Object.keys(listed[0]).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'scopes']);
+    expect(run.stdout).not.toContain(created.key);
+  });
+
+  it('rotates a key: a new secret for the same id, the old one dead', async () => {
+    const run = await butik('keys', 'rotate', created.id);
+    expect(run.code, run.stderr).toBe(0);
+    const rotated = JSON.parse(run.stdout);
+    expect(rotated.id).toBe(created.id);
+    expect(rotated.key).toMatch(KEY);
+    expect(rotated.key).not.toBe(created.key);
+    expect(await authenticates(created.key)).toBe(false);
+    expect(await authenticates(rotated.key)).toBe(true);
+    created = rotated;
+  });
+
+  it('revokes a key', async () => {
+    const run = await butik('keys', 'revoke', created.id);
+    expect(run.code, run.stderr).toBe(0);
+    const revoked = JSON.parse(run.stdout);
+    expect(revoked.id).toBe(created.id);
+    expect(revoked.revokedAt).toMatch(/Z$/);
+    expect(await authenticates(created.key)).toBe(false);
+  });
+
+  it('exits 1 with a message for an unknown key id', async () => {
+    const run = await butik('keys', 'rotate', 'no-such-id');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/No active API key with id "no-such-id"/);
+  });
+});
+
+/** Runs the CLI's main() in this process (no start-up cost) and restores the exit code it sets. */
+async function mainInProcess(...argv: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const out = vi.spyOn(console, 'log').mockImplementation(() => {});
+  const err = vi.spyOn(console, 'error').mockImplementation(() => {});
+  const saved = process.exitCode;
+  try {
+    process.exitCode = 0;
+    await main(argv);
+    return {
+      exitCode: Number(process.exitCode ?? 0),
+      stdout: out.mock.calls.map((call) => call.join(' ')).join('\n'),
+      stderr: err.mock.calls.map((call) => call.join(' ')).join('\n'),
+    };
+  } finally {
+    process.exitCode = saved;
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+describe('butik usage errors exit 2 before touching the database', () => {
+  it('exits 2 naming an unknown scope (spawned: the real exit status)', async () => {
+    const run = await butik('keys', 'create', '--name', 'x', '--scopes', 'catalog:read,root:all');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--scopes: unknown scope "root:all"/);
+  });
+
+  const cases: Array<[string[], RegExp]> = [
+    [['keys', 'create', '--name', 'x', '--scopes', 'catalog:read', '--expires', 'next week'], /--expires/],
+    [['keys', 'create', '--scopes', 'catalog:read'], /--name/],
+    [['keys', 'create', '--name', 'x'], /--scopes/],
+    [['keys', 'revoke'], /butik keys revoke ID/],
+    [['keys', 'rotate'], /butik keys rotate ID/],
+    [['keys', 'create', '--nme', 'x'], /--nme/],
+    [['keys', 'shred'], /Usage: butik/],
+  ];
+  for (const [argv, message] of cases) {
+    it(`butik ${argv.join(' ')} → exit 2, ${String(message)}`, async () => {
+      const run = await mainInProcess(...argv);
+      expect(run.exitCode).toBe(2);
+      expect(run.stderr).toMatch(message);
+      expect(run.stdout).toBe('');
+    });
+  }
+
+  it('prints usage: exit 0 for help, 2 for an unknown command', async () => {
+    const help = await mainInProcess('help');
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toMatch(/Usage: butik/);
+    expect((await mainInProcess('frobnicate')).exitCode).toBe(2);
+  });
+});

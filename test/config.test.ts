@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, resolveBaseUrl } from '../src/config.ts';
+import { runButik } from './helpers/butik-process.ts';
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error(`accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  it('applies the defaults of CONTRACT §1', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      host: '127.0.0.1', port: 3000, baseUrl: undefined, databaseUrl: undefined, dataDir: './.butik', seed: 'demo',
+      redisUrl: undefined, masterKey: undefined, trustProxy: false, rateLimits: { anon: 60, preauth: 120, key: 600 },
+      rateWindowSeconds: 60,
+    });
+    expect(resolveBaseUrl(config, 3000)).toBe('http://127.0.0.1:3000');
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      HOST: '0.0.0.0', PORT: '0', BASE_URL: 'https://shop.example/', DATABASE_URL: 'postgresql://u:p@db/butik',
+      BUTIK_DATA_DIR: '/var/lib/butik', BUTIK_SEED: 'none', REDIS_URL: 'rediss://cache:6380', BUTIK_MASTER_KEY: 'm'.repeat(32),
+      BUTIK_TRUST_PROXY: 'true', BUTIK_RATE_LIMITS: 'anon:5,key:7', BUTIK_RATE_WINDOW_S: '10',
+    });
+    expect(config).toMatchObject({
+      host: '0.0.0.0', port: 0, baseUrl: 'https://shop.example', databaseUrl: 'postgresql://u:p@db/butik', dataDir: '/var/lib/butik',
+      seed: 'none', redisUrl: 'rediss://cache:6380', masterKey: 'm'.repeat(32), trustProxy: true,
+      rateLimits: { anon: 5, preauth: 120, key: 7 }, rateWindowSeconds: 10,
+    });
+    expect(resolveBaseUrl(config, 1234)).toBe('https://shop.example');
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '', BUTIK_SEED: '', DATABASE_URL: '' })).toMatchObject({ port: 3000, seed: 'demo', databaseUrl: undefined });
+  });
+
+  it('brackets an IPv6 host in the default base URL', () => {
+    expect(resolveBaseUrl(loadConfig({ HOST: '::1' }), 8080)).toBe('http://[::1]:8080');
+  });
+
+  const bad: Array<[string, string]> = [
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['PORT', ' '],
+    ['PORT', '1e3'],
+    ['BUTIK_SEED', 'x'],
+    ['DATABASE_URL', 'mysql://root:hunter2@db/butik'],
+    ['BUTIK_MASTER_KEY', 'too-short-secret'],
+    ['BASE_URL', 'ftp://shop.example'],
+    ['REDIS_URL', 'http://cache'],
+    ['BUTIK_TRUST_PROXY', 'maybe'],
+    ['BUTIK_RATE_LIMITS', 'anon=5'],
+    ['BUTIK_RATE_WINDOW_S', '0'],
+    ['LOG_LEVEL', 'loud'],
+  ];
+  for (const [name, value] of bad) {
+    it(`rejects ${name}=${JSON.stringify(value)} with a ConfigError naming ${name}`, () => {
+      const error = configError({ [name]: value });
+      expect(error.message).toContain(name);
+      if (value.trim().length > 3) expect(error.message).not.toContain(value);
+    });
+  }
+
+  it('names every bad variable at once', () => {
+    const error = configError({ PORT: 'abc', BUTIK_SEED: 'x' });
+    expect(error.message).toMatch(/PORT/);
+    expect(error.message).toMatch(/BUTIK_SEED/);
+  });
+});
+
+describe('butik serve with a bad configuration', () => {
+  it('exits non-zero with a message naming the variable, without starting', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'butik-config-'));
+    try {
+      const [port, database] = await Promise.all([
+        runButik(['serve'], { PORT: 'abc', BUTIK_DATA_DIR: dataDir }),
+        runButik(['serve'], { DATABASE_URL: 'mysql://root:hunter2@db/butik', BUTIK_DATA_DIR: dataDir }),
+      ]);
+      expect(port.code).toBe(2);
+      expect(port.stderr).toMatch(/Invalid configuration/);
+      expect(port.stderr).toMatch(/PORT/);
+      expect(database.code).toBe(2);
+      expect(database.stderr).toMatch(/DATABASE_URL/);
+      expect(database.stderr).not.toContain('hunter2');
+      expect(port.stdout + database.stdout).not.toMatch(/listening/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
