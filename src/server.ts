@@ -6,6 +6,9 @@ import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import type { Database } from './db/client.ts';
 import { seedDemoStore } from './seed/demo.ts';
+import { purgeIdempotencyKeys } from './access/idempotency.ts';
+
+const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 export type RunningServer = { app: FastifyInstance; database: Database; url: string; close(): Promise<void> };
 
@@ -22,9 +25,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const app = buildApp({ config, database, masterKey: master.key });
   // With PORT=0 the base URL (problem types, the demo seed's image URLs) is known only once listening.
   // Requests that arrive before the seed is written wait for it instead of seeing an empty store.
+  let seeded = false;
   let open = () => {};
-  const started = new Promise<void>((resolve) => { open = resolve; });
-  app.addHook('onRequest', async () => { await started; });
+  const started = new Promise<void>((resolve) => { open = () => { seeded = true; resolve(); }; });
+  app.addHook('onRequest', async () => { if (!seeded) await started; });
   let port: number;
   try {
     if (master.generatedAt) app.log.info({ path: master.generatedAt }, 'master key file (BUTIK_MASTER_KEY is not set)');
@@ -43,6 +47,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
     throw error;
   }
   open();
+  // CONTRACT §10 keeps idempotency keys at least 24 h; older ones are dropped in the background.
+  const purge = setInterval(() => {
+    purgeIdempotencyKeys(database.db, new Date()).catch((error: unknown) => app.log.warn({ err: error }, 'idempotency purge failed'));
+  }, PURGE_INTERVAL_MS);
+  purge.unref();
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   app.log.info({ url: app.butik.baseUrl, port, database: database.kind, rateLimits: app.butik.gate.limiter.store() }, 'butik listening');
   let closing: Promise<void> | undefined;
@@ -50,6 +59,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     app,
     database,
     url: `http://${host}:${port}`,
-    close: () => (closing ??= app.close().then(() => database.close())),
+    close: () => {
+      clearInterval(purge);
+      return (closing ??= app.close().then(() => database.close()));
+    },
   };
 }
