@@ -63,19 +63,27 @@ export async function listKeys(db: Db) {
   return rows.map(describeKey);
 }
 
+/**
+ * Told the id of a key whose secret or validity has just changed (stored and committed), so that caches of
+ * key lookups (createAuthenticator) drop it at once. CONTRACT §2: the old secret is dead at once.
+ */
+export type KeyChanged = (keyId: string) => void;
+
 /** A new secret for the same key id; the old one stops working at once. */
-export async function rotateKey(db: Db, id: string) {
+export async function rotateKey(db: Db, id: string, changed: KeyChanged = () => {}) {
   const secret = newSecret();
   const [row] = await db.update(apiKeys).set({ hash: secret.hash, prefix: secret.prefix })
     .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).returning();
   if (!row) throw new ToolError('not_found', `No active API key with id "${id}".`);
+  changed(row.id);
   return issued(row, secret.key);
 }
 
-export async function revokeKey(db: Db, id: string, now: Date) {
+export async function revokeKey(db: Db, id: string, now: Date, changed: KeyChanged = () => {}) {
   const [existing] = await db.select().from(apiKeys).where(eq(apiKeys.id, id));
   if (!existing) throw new ToolError('not_found', `No API key with id "${id}".`);
   if (existing.revokedAt) return { id, revokedAt: toIso(existing.revokedAt) };
   const [row] = await db.update(apiKeys).set({ revokedAt: now }).where(eq(apiKeys.id, id)).returning();
+  changed(id);
   return { id, revokedAt: toIso(row?.revokedAt ?? now) };
 }

@@ -28,11 +28,46 @@ export function readCredentials(header: string | undefined): Credentials {
 
 export type Authenticator = {
   authenticate(token: string): Promise<Authentication>;
+  /**
+   * Drops what the cache knows about a key, so a rotation or revocation made through this instance takes
+   * effect at once here. Other instances see it when their entry expires (KEY_CACHE_TTL_MS).
+   */
+  forget(keyId: string): void;
 };
 
-export function createAuthenticator(options: { db: Db; masterKey: string; clock: () => Date; log: Log }): Authenticator {
+/**
+ * How long a looked-up key is trusted without asking the database again: a revocation or rotation made on
+ * another instance (or by the offline CLI) is honoured here within this time. Issue #7: the key lookup is on
+ * every authenticated request's path.
+ */
+export const KEY_CACHE_TTL_MS = 3_000;
+/** Bounds the memory a flood of distinct valid keys can take; the oldest entries go first. */
+const KEY_CACHE_MAX = 10_000;
+
+type KeyRow = typeof apiKeys.$inferSelect;
+type Cached = { row: KeyRow; scopes: ReadonlySet<Scope>; fetchedAt: number };
+
+function scopesOf(row: KeyRow): ReadonlySet<Scope> {
+  return new Set(row.scopes.flatMap((scope) => {
+    const parsed = Scope.safeParse(scope);
+    return parsed.success ? [parsed.data] : [];
+  }));
+}
+
+export function createAuthenticator(options: {
+  db: Db;
+  masterKey: string;
+  clock: () => Date;
+  log: Log;
+  cacheTtlMs?: number;
+}): Authenticator {
   const masterHash = Buffer.from(hashSecret(options.masterKey), 'hex');
+  const ttl = options.cacheTtlMs ?? KEY_CACHE_TTL_MS;
   const lastUsedWritten = new Map<string, number>();
+  /** By secret hash. Only keys that exist are cached: an unknown token never takes memory. */
+  const cache = new Map<string, Cached>();
+  /** Bumped by forget(): a lookup that started before a rotation or revocation must not cache what it read. */
+  let generation = 0;
 
   function touch(keyId: string, now: Date): void {
     const previous = lastUsedWritten.get(keyId) ?? 0;
@@ -42,6 +77,21 @@ export function createAuthenticator(options: { db: Db; masterKey: string; clock:
       .catch((error: unknown) => options.log.warn({ err: error, keyId }, 'could not record lastUsedAt'));
   }
 
+  async function lookup(hash: string, now: number): Promise<Cached | undefined> {
+    const hit = cache.get(hash);
+    if (hit && now - hit.fetchedAt < ttl) return hit;
+    const started = generation;
+    const [row] = await options.db.select().from(apiKeys).where(eq(apiKeys.hash, hash));
+    cache.delete(hash);
+    if (!row) return undefined;
+    const entry = { row, scopes: scopesOf(row), fetchedAt: now };
+    if (started === generation) {
+      cache.set(hash, entry);
+      if (cache.size > KEY_CACHE_MAX) cache.delete(cache.keys().next().value ?? hash);
+    }
+    return entry;
+  }
+
   return {
     async authenticate(token) {
       if (!token) return { ok: false, detail: 'The Authorization header names Bearer but carries no key.' };
@@ -49,17 +99,18 @@ export function createAuthenticator(options: { db: Db; masterKey: string; clock:
       if (timingSafeEqual(Buffer.from(hash, 'hex'), masterHash)) return { ok: true, actor: { kind: 'master' } };
       // A token of the wrong shape cannot be a key: answer without touching the database.
       if (!KEY_PATTERN.test(token)) return { ok: false, detail: 'The API key is malformed.' };
-      const [row] = await options.db.select().from(apiKeys).where(eq(apiKeys.hash, hash));
       const now = options.clock();
-      if (!row) return { ok: false, detail: 'The API key is not known.' };
+      const found = await lookup(hash, now.getTime());
+      if (!found) return { ok: false, detail: 'The API key is not known.' };
+      const { row } = found;
       if (row.revokedAt) return { ok: false, detail: 'The API key has been revoked.' };
       if (row.expiresAt && row.expiresAt <= now) return { ok: false, detail: 'The API key has expired.' };
       touch(row.id, now);
-      const scopes = new Set(row.scopes.flatMap((scope) => {
-        const parsed = Scope.safeParse(scope);
-        return parsed.success ? [parsed.data] : [];
-      }));
-      return { ok: true, actor: { kind: 'key', keyId: row.id, name: row.name, scopes } };
+      return { ok: true, actor: { kind: 'key', keyId: row.id, name: row.name, scopes: found.scopes } };
+    },
+    forget(keyId) {
+      generation += 1;
+      for (const [hash, entry] of cache) if (entry.row.id === keyId) cache.delete(hash);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import type { ExtraConfigColumn } from 'drizzle-orm/pg-core';
 import {
   bigint, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text,
   timestamp, uniqueIndex,
@@ -11,6 +12,22 @@ const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 const id = () => text('id').primaryKey().$defaultFn(() => randomUUID());
 const createdAt = () => at('created_at').notNull().defaultNow();
 const updatedAt = () => at('updated_at').notNull().defaultNow();
+
+/**
+ * The stable sort "newest first, ties by id" as index columns. PostgreSQL reads a plain `ORDER BY x DESC`
+ * as DESC NULLS FIRST; an index built DESC NULLS LAST (Drizzle's default for .desc()) cannot serve it.
+ */
+function newestFirst(t: { createdAt: ExtraConfigColumn; id: ExtraConfigColumn }) {
+  return [t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()] as const;
+}
+
+/**
+ * A text column as the full-text parser should see it. The default parser reads "sort/grøn" as one file-path
+ * token ('sort/gr', 'øn') and "a.b" as a host name; with those separators turned into spaces every word is a word.
+ */
+function searchable(column: string) {
+  return sql.raw(`translate(coalesce(${column}, ''), '/\\.@:_+', '       ')`);
+}
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
@@ -28,6 +45,7 @@ export const categories = pgTable('categories', {
   deletedAt: at('deleted_at'),
 });
 
+/** Stored with fillfactor 90 (drizzle/0002_search_indexes.sql), so stock updates at checkout can be HOT updates. */
 export const products = pgTable('products', {
   id: id(),
   slug: text('slug').notNull().unique(),
@@ -51,19 +69,30 @@ export const products = pgTable('products', {
   deletedAt: at('deleted_at'),
   /** Weighted full-text document: name (A), brand (B), description (C). Maintained by PostgreSQL. */
   searchVector: tsvector('search_vector').generatedAlwaysAs(sql`
-    setweight(to_tsvector('simple', coalesce(name, '')), 'A') ||
-    setweight(to_tsvector('simple', coalesce(brand, '')), 'B') ||
-    setweight(to_tsvector('simple', coalesce(description, '')), 'C')`),
+    setweight(to_tsvector('simple', ${searchable('name')}), 'A') ||
+    setweight(to_tsvector('simple', ${searchable('brand')}), 'B') ||
+    setweight(to_tsvector('simple', ${searchable('description')}), 'C')`),
+  /**
+   * The name alone, for the best relevance classes of products.search. Also a key column of
+   * products_visible_newest_idx, so a search for name words walks that index without reading table rows.
+   */
+  nameVector: tsvector('name_vector').generatedAlwaysAs(sql`to_tsvector('simple', ${searchable('name')})`),
 }, (t) => [
   index('products_search_idx').using('gin', t.searchVector),
+  index('products_name_search_idx').using('gin', t.nameVector),
   index('products_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
-  index('products_visible_newest_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`${t.deletedAt} is null`),
-  index('products_category_idx').on(t.categoryId, t.createdAt.desc(), t.id.desc()).where(sql`${t.deletedAt} is null`),
-  index('products_brand_idx').on(sql`lower(${t.brand})`).where(sql`${t.deletedAt} is null`),
-  index('products_frame_color_idx').on(sql`lower(${t.frameColor})`).where(sql`${t.deletedAt} is null`),
-  index('products_lens_color_idx').on(sql`lower(${t.lensColor})`).where(sql`${t.deletedAt} is null`),
+  // Every ordered index ends in the catalog's stable sort, created_at DESC, id DESC. NULLS FIRST is what a
+  // plain DESC means in PostgreSQL: with NULLS LAST the planner cannot walk the index for that ORDER BY.
+  // name_vector rides along as a last key column (Drizzle has no INCLUDE): a search for a name word walks this
+  // index newest first and tests each name without reading the wide table row (an index-only scan).
+  index('products_visible_newest_idx').on(...newestFirst(t), t.nameVector).where(sql`${t.deletedAt} is null`),
+  index('products_category_idx').on(t.categoryId, ...newestFirst(t)).where(sql`${t.deletedAt} is null`),
+  // Not partial: the planner takes statistics for lower(...) only from an expression index over the whole table.
+  index('products_brand_idx').on(sql`lower(${t.brand})`, ...newestFirst(t)),
+  index('products_frame_color_idx').on(sql`lower(${t.frameColor})`, ...newestFirst(t)),
+  index('products_lens_color_idx').on(sql`lower(${t.lensColor})`, ...newestFirst(t)),
   index('products_price_idx').on(t.priceDkk).where(sql`${t.deletedAt} is null`),
-  index('products_featured_idx').on(t.featured, t.createdAt.desc(), t.id.desc()).where(sql`${t.deletedAt} is null`),
+  index('products_featured_idx').on(t.featured, ...newestFirst(t)).where(sql`${t.deletedAt} is null`),
 ]);
 
 export const apiKeys = pgTable('api_keys', {
@@ -153,9 +182,10 @@ export const orders = pgTable('orders', {
   refundedAt: at('refunded_at'),
   disputedAt: at('disputed_at'),
 }, (t) => [
-  index('orders_newest_idx').on(t.createdAt.desc(), t.id.desc()),
-  index('orders_status_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
-  index('orders_email_idx').on(sql`lower(${t.email})`, t.createdAt.desc()),
+  // Keyset-friendly: each filter of orders.list, then the stable sort (see newestFirst).
+  index('orders_newest_idx').on(...newestFirst(t)),
+  index('orders_status_idx').on(t.status, ...newestFirst(t)),
+  index('orders_email_idx').on(sql`lower(${t.email})`, ...newestFirst(t)),
 ]);
 
 export const orderItems = pgTable('order_items', {

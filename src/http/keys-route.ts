@@ -57,10 +57,10 @@ export function registerKeysRoutes(app: FastifyInstance): void {
   app.get('/api/v1/keys', route(async (request) => ({ status: 200, result: await listKeys(request.server.butik.runtime.db) })));
   app.post('/api/v1/keys/:id/rotate', route(async (request) => ({
     status: 200,
-    result: await rotateKey(request.server.butik.runtime.db, request.params.id),
+    result: await rotateKey(request.server.butik.runtime.db, request.params.id, request.server.butik.gate.authenticator.forget),
   })));
   app.delete('/api/v1/keys/:id', route(async (request) => {
-    const { db, clock } = request.server.butik.runtime;
-    return { status: 200, result: await revokeKey(db, request.params.id, clock()) };
+    const { runtime: { db, clock }, gate } = request.server.butik;
+    return { status: 200, result: await revokeKey(db, request.params.id, clock(), gate.authenticator.forget) };
   }));
 }

@@ -1,17 +1,18 @@
-import { and, desc, eq, gte, isNull, lte, sql } from 'drizzle-orm';
-import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { categories, products } from '../db/schema.ts';
 import { ProductSummary } from '../schema/product.ts';
 import { defineTool, readOnly } from './define-tool.ts';
+import { searchFilters, searchStatements } from './search-query.ts';
+import type { BoundFilters } from './search-query.ts';
+import { RELEVANCE_CLASSES, relevanceValues } from './search-relevance.ts';
 
 const Filter = z.string().min(1).max(200);
 const PriceBound = z.int().min(0);
 
 export const SearchInput = z.strictObject({
   q: z.string().max(200).optional().meta({
-    description: 'Free text over name, brand and description. Matches word prefixes and tolerates small typos.',
-    examples: ['aviator', 'polariseret'],
+    description: 'Free text over name, brand and description. Whole words in the name rank first, then word '
+      + 'beginnings, then matches in brand or description, then near spellings (typos, parts of words).',
+    examples: ['aviator', 'polariseret', 'wayfarer sort'],
   }),
   categorySlug: Filter.optional().meta({ description: 'Exact category slug, case-insensitive.' }),
   brand: Filter.optional().meta({ description: 'Exact brand, case-insensitive.' }),
@@ -24,73 +25,84 @@ export const SearchInput = z.strictObject({
   limit: z.int().min(1).max(100).default(20).meta({ description: 'Page size, 1..100.' }),
   offset: z.int().min(0).max(10_000).default(0).meta({ description: 'Matching products to skip, 0..10000.' }),
 });
+type Search = z.output<typeof SearchInput>;
+type Summary = z.output<typeof ProductSummary>;
 
-/** Letters and digits in any script; everything else separates words and never reaches tsquery syntax. */
-const WORD = /[\p{L}\p{N}]+/gu;
+type Window = { offset: number; limit: number };
+/** One class's part of the page; when the page is not full, also how many products the classes so far hold. */
+type ClassPage = { rows: Summary[]; reachSize: number | undefined };
+type Bound = { statements: ReturnType<typeof searchStatements>; filters: BoundFilters; values: Record<string, unknown> };
+type Candidate = { id: string; earlier: boolean };
 
-/** "wayfarer sort" → `wayfarer:* & sort:*`: every word must match, each as a prefix. */
-export function prefixQuery(q: string): string | undefined {
-  const words = q.toLowerCase().match(WORD);
-  return words ? words.map((word) => `${word}:*`).join(' & ') : undefined;
+/**
+ * The first `wanted` candidates of class k, newest first, flagged when a better class holds them: from the
+ * bounded walk when it finds them all, else from the GIN index (see RelevanceClass.window).
+ */
+async function classCandidates(search: Bound, k: number, wanted: number, walked: boolean): Promise<Candidate[]> {
+  const { statements, filters, values } = search;
+  const window = RELEVANCE_CLASSES[k]?.window;
+  if (window === undefined) return statements.candidates(filters, k).execute({ ...values, limit: wanted });
+  if (!walked) {
+    const recent = await statements.recentCandidates(filters, k).execute({ ...values, limit: wanted, window: window(wanted) });
+    if (recent.length === wanted) return recent;
+  }
+  return (await statements.allCandidates(filters, k).execute(values)).slice(0, wanted);
 }
 
-function textMatch(q: string): { where: SQL; rank: SQL } | undefined {
-  const tsquery = prefixQuery(q);
-  if (!tsquery) return undefined;
-  const needle = q.toLowerCase().trim();
-  const query = sql`to_tsquery('simple', ${tsquery})`;
-  return {
-    // The trigram arm catches typos ("aviatr") that no prefix matches; both arms are index-backed.
-    where: sql`(${products.searchVector} @@ ${query} or ${needle} <% lower(${products.name}))`,
-    rank: sql`ts_rank(${products.searchVector}, ${query}) + word_similarity(${needle}, lower(${products.name}))`,
-  };
+/**
+ * Class k's part of the page. The better classes hold `before` products, all possibly among k's candidates,
+ * so the first before + offset + limit candidates contain the page. The first class is tried in one query
+ * for the whole page (the common case: a page of products named by the words).
+ */
+async function classPage(search: Bound, k: number, window: Window & { before: number }): Promise<ClassPage> {
+  const { statements, filters, values } = search;
+  const relevance = RELEVANCE_CLASSES[k];
+  const walked = k === 0 && relevance?.window !== undefined;
+  if (walked && relevance?.window) {
+    const rows = await statements.recentPage(filters).execute({ ...values, ...window, window: relevance.window(window.offset + window.limit) });
+    if (rows.length === window.limit) return { rows, reachSize: undefined };
+  }
+  const candidates = await classCandidates(search, k, window.before + window.offset + window.limit, walked);
+  const fresh = candidates.filter((c) => !c.earlier);
+  const ids = fresh.slice(window.offset, window.offset + window.limit).map((c) => c.id);
+  const rows = ids.length === 0 ? [] : await statements.byIds().execute({ ids });
+  // Short of a full page, every candidate was read (the better classes hold at most `before` of them).
+  return { rows, reachSize: rows.length === window.limit ? undefined : window.before + fresh.length };
+}
+
+/**
+ * Fills one page from the relevance classes, best first; a later class is asked only once the better ones
+ * are used up, which bounds how many rows it skips.
+ */
+async function searchByRelevance(search: Bound, input: Search): Promise<Summary[]> {
+  const found: Summary[] = [];
+  let before = 0;
+  for (const k of RELEVANCE_CLASSES.keys()) {
+    const window = { offset: Math.max(0, input.offset - before), limit: input.limit - found.length, before };
+    const page = await classPage(search, k, window);
+    found.push(...page.rows);
+    if (found.length === input.limit || page.reachSize === undefined) break;
+    before = page.reachSize;
+  }
+  return found;
 }
 
 export const searchProducts = defineTool({
   name: 'products.search',
   description: 'Search the visible catalog. All filters are optional and combine with AND; prices are in øre incl. VAT. '
-    + 'Ordered by relevance when q is given, otherwise newest first. Page with limit and offset.',
+    + 'Ordered by relevance when q is given (name matches first), otherwise newest first. Page with limit and offset.',
   scope: 'catalog:read',
   anonymous: true,
   annotations: readOnly('Search products'),
   input: SearchInput,
   output: z.array(ProductSummary),
-  async handler(input, { db }) {
-    const conditions: SQL[] = [isNull(products.deletedAt)];
-    const text = input.q !== undefined ? textMatch(input.q) : undefined;
-    if (text) conditions.push(text.where);
-    if (input.categorySlug !== undefined) conditions.push(sql`${categories.slug} = lower(${input.categorySlug})`);
-    if (input.brand !== undefined) conditions.push(sql`lower(${products.brand}) = lower(${input.brand})`);
-    if (input.frameColor !== undefined) conditions.push(sql`lower(${products.frameColor}) = lower(${input.frameColor})`);
-    if (input.lensColor !== undefined) conditions.push(sql`lower(${products.lensColor}) = lower(${input.lensColor})`);
-    if (input.featured !== undefined) conditions.push(eq(products.featured, input.featured));
-    if (input.inStock === true) conditions.push(sql`${products.stock} > 0`);
-    if (input.inStock === false) conditions.push(eq(products.stock, 0));
-    if (input.minPriceOere !== undefined) conditions.push(gte(products.priceDkk, input.minPriceOere));
-    if (input.maxPriceOere !== undefined) conditions.push(lte(products.priceDkk, input.maxPriceOere));
-
-    const order = [desc(products.createdAt), desc(products.id)];
-    const rows = await db
-      .select({
-        id: products.id,
-        slug: products.slug,
-        name: products.name,
-        brand: products.brand,
-        priceDkk: products.priceDkk,
-        stock: products.stock,
-        featured: products.featured,
-        frameColor: products.frameColor,
-        lensColor: products.lensColor,
-        categorySlug: categories.slug,
-        categoryName: categories.name,
-        firstImage: sql<string | null>`${products.images}->0->>'url'`,
-      })
-      .from(products)
-      .innerJoin(categories, eq(categories.id, products.categoryId))
-      .where(and(...conditions))
-      .orderBy(...(text ? [desc(text.rank), ...order] : order))
-      .limit(input.limit)
-      .offset(input.offset);
-    return rows;
+  handler(input, { db }) {
+    const statements = searchStatements(db);
+    const filters = searchFilters(input);
+    const relevance = input.q === undefined ? undefined : relevanceValues(input.q);
+    if (relevance === undefined) {
+      return statements.page(filters).execute({ ...filters.values, limit: input.limit, offset: input.offset });
+    }
+    return searchByRelevance({ statements, filters, values: { ...filters.values, ...relevance } }, input);
   },
 });

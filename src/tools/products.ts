@@ -5,9 +5,10 @@ import { isUniqueViolation } from '../db/errors.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { Confirm, HttpsUrl, Id, PositiveInt, Slug, SlugRef, Timestamp, toIso } from '../schema/common.ts';
 import { ProductFields, ProductRef } from '../schema/product.ts';
-import { findCategory, findProduct, resolveCategoryId } from './catalog-store.ts';
+import { findProduct, resolveCategoryId } from './catalog-store.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
+import { readProduct } from './product-by-slug.ts';
 import { searchProducts } from './products-search.ts';
 
 const categoryRefMessage = 'give exactly one of categoryId and categorySlug';
@@ -35,8 +36,7 @@ export const getProduct = defineTool({
     createdAt: Timestamp,
   }),
   async handler({ slug }, { db }) {
-    const product = await findProduct(db, slug);
-    const category = await findCategory(db, { id: product.categoryId });
+    const product = await readProduct(db, slug);
     return {
       id: product.id,
       slug: product.slug,
@@ -49,7 +49,7 @@ export const getProduct = defineTool({
       frameColor: product.frameColor,
       lensColor: product.lensColor,
       images: product.images.map((image) => image.url),
-      category: { slug: category.slug, name: category.name, description: category.description },
+      category: { slug: product.categorySlug, name: product.categoryName, description: product.categoryDescription },
       createdAt: toIso(product.createdAt),
     };
   },

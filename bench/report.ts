@@ -1,0 +1,89 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CheckoutAudit } from './checkout.ts';
+import type { LoadResult } from './load-types.ts';
+
+export type ScenarioResult = {
+  name: string;
+  label: string;
+  butik?: LoadResult;
+  baseline?: LoadResult;
+  /** Why the scenario did not run (a tool or endpoint another issue delivers). */
+  notAvailable?: string;
+};
+
+export type Target = { name: string; target: string; measured: string; met: boolean | null; note?: string };
+
+export type BenchResult = {
+  meta: Record<string, unknown>;
+  scenarios: ScenarioResult[];
+  /** Cost ratios are "how many times the cost of"; throughput ratios are "times the req/s of". */
+  ratios: Record<string, number | null>;
+  halfRate?: { rate: number; butik: LoadResult };
+  oneClient?: { butik: LoadResult };
+  checkout?: { result?: LoadResult; audit?: CheckoutAudit; notAvailable?: string };
+  targets: Target[];
+  errors: string[];
+};
+
+const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+export function ratio(numerator: LoadResult | undefined, denominator: LoadResult | undefined): number | null {
+  if (!numerator || !denominator || denominator.rps === 0) return null;
+  return round(numerator.rps / denominator.rps);
+}
+
+const cell = (r: LoadResult | undefined) => (r
+  ? [String(r.rps), String(r.latency.p50), String(r.latency.p95), String(r.latency.p99), String(r.serverCpuMsPerRequest ?? '–')]
+  : ['–', '–', '–', '–', '–']);
+
+export function markdown(result: BenchResult): string {
+  const lines = [
+    `Products: ${String(result.meta.products)}; ${String(result.meta.durationS)} s per measurement, ${String(result.meta.connections)} connections; `
+      + `${String(result.meta.cpus)} CPUs, load average ${String(result.meta.loadAverage)} at start. `
+      + 'CPU ms/req: CPU time of the server process per response (PostgreSQL and the load generator not included).',
+    '',
+    '| scenario | Butik req/s | p50 ms | p95 ms | p99 ms | CPU ms/req | baseline req/s | p50 ms | p95 ms | p99 ms | CPU ms/req | Butik ÷ baseline |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const s of result.scenarios) {
+    if (s.notAvailable) {
+      lines.push(`| ${s.label} | not available: ${s.notAvailable.replace(/\|/g, '\\|').slice(0, 120)} | | | | | | | | | | |`);
+      continue;
+    }
+    const r = ratio(s.butik, s.baseline);
+    lines.push(`| ${s.label} | ${cell(s.butik).join(' | ')} | ${cell(s.baseline).join(' | ')} | ${r === null ? '–' : `${r}×`} |`);
+  }
+  if (result.halfRate) {
+    const h = result.halfRate;
+    lines.push(`| search with q at ${h.rate} req/s (half the max) | ${cell(h.butik).join(' | ')} | | | | | | |`);
+  }
+  if (result.oneClient) lines.push(`| search with q, one connection | ${cell(result.oneClient.butik).join(' | ')} | | | | | | |`);
+  const checkout = result.checkout;
+  if (checkout?.result?.checkout) {
+    const c = checkout.result.checkout;
+    lines.push('', `Checkout, 50 concurrent clients: ${c.ordersPerSecond} orders/s (${c.orders} orders; cart.create + cart.checkout `
+      + `${checkout.result.rps} req/s, p50 ${checkout.result.latency.p50} ms, p99 ${checkout.result.latency.p99} ms, `
+      + `server CPU ${checkout.result.serverCpuMsPerRequest ?? '–'} ms/request); `
+      + `${c.outOfStock} refused out_of_stock, ${c.discountRefused} refused discount_not_applicable, ${c.unexpected} unexpected.`);
+    if (checkout.audit) {
+      const a = checkout.audit;
+      lines.push(`Audit: ${a.ordersInDatabase} orders in the database, discount used ${a.discountUsageCount} times by ${a.discountOrders} orders, `
+        + `${a.soldOut} products sold out, ${a.violations.length === 0 ? 'no oversell' : `VIOLATIONS: ${a.violations.join('; ')}`}.`);
+    }
+  } else if (checkout?.notAvailable) {
+    lines.push('', `Checkout: not available (${checkout.notAvailable}).`);
+  }
+  lines.push('', '| target | goal | measured | met |', '|---|---|---|---|');
+  for (const t of result.targets) {
+    lines.push(`| ${t.name} | ${t.target} | ${t.measured} | ${t.met === null ? 'not measured' : t.met ? 'yes' : 'no'}${t.note ? ` (${t.note})` : ''} |`);
+  }
+  if (result.errors.length > 0) lines.push('', 'Errors:', ...result.errors.map((e) => `- ${e}`));
+  return `${lines.join('\n')}\n`;
+}
+
+export function writeResult(dir: string, result: BenchResult): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(join(dir, 'result.md'), markdown(result));
+}

@@ -1,0 +1,264 @@
+import { cpus, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { loadCatalog } from './catalog.ts';
+import { auditCheckout, prepareCheckout } from './checkout.ts';
+import { benchDatabaseUrl, prepareDatabase } from './database.ts';
+import { startLoadGenerator } from './load.ts';
+import type { HttpRequest, LoadResult } from './load-types.ts';
+import { checkAgainstBaseline, checkMcp, send } from './preflight.ts';
+import { processCpuMs } from './process-cpu.ts';
+import { mergeRuns } from './latency.ts';
+import { markdown, ratio, writeResult } from './report.ts';
+import type { BenchResult, ScenarioResult, Target } from './report.ts';
+import {
+  mcpCall, ordersListBodies, plainPaging, productSlugs, searchWithFilters, searchWithQ, toolCall,
+} from './scenarios.ts';
+import { catalogMatches, seedCatalog } from './seed-catalog.ts';
+import { startBaseline, startButik } from './servers.ts';
+import type { ButikServer, RunningServer } from './servers.ts';
+import { profileFor, TARGETS } from './profiles.ts';
+import type { Profile } from './profiles.ts';
+
+/**
+ * npm run bench [-- --quick | --scale] [--out DIR] [--duration S] [--connections N] [--products N]
+ *
+ * Butik (`butik serve`, PostgreSQL) against a baseline server with the same SQL and no framework, one scenario
+ * at a time, load from a separate process. Targets that are missed are reported, never fatal; wrong answers,
+ * non-2xx responses and oversold stock are (exit 1).
+ */
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    scale: { type: 'boolean', default: false },
+    out: { type: 'string' },
+    duration: { type: 'string' },
+    connections: { type: 'string' },
+    products: { type: 'string' },
+    /** Comma-separated scenario names to run (default: all); for looking at one thing at a time. */
+    only: { type: 'string' },
+  },
+});
+const only = values.only?.split(',').map((name) => name.trim()).filter(Boolean);
+const profile: Profile = profileFor(values);
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+type Scenario = { name: string; label: string; butik: HttpRequest[]; baseline?: HttpRequest[]; notAvailable?: string };
+type Measure = { rate?: number; connections?: number; durationS?: number };
+
+function realErrors(name: string, result: LoadResult): string[] {
+  const errors: string[] = [];
+  const bad = Object.entries(result.statuses).filter(([status]) => !status.startsWith('2'));
+  if (bad.length > 0) errors.push(`${name}: non-2xx responses ${bad.map(([s, n]) => `${s}×${n}`).join(', ')}`);
+  if (result.errors > 0 || result.timeouts > 0) errors.push(`${name}: ${result.errors} errors, ${result.timeouts} timeouts`);
+  if (result.requests === 0) errors.push(`${name}: no responses at all`);
+  return errors;
+}
+
+async function createKey(butik: ButikServer): Promise<string> {
+  const response = await fetch(`${butik.url}/api/v1/keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${butik.masterKey}` },
+    body: JSON.stringify({ name: 'bench', scopes: ['catalog:read', 'cart:write', 'orders:read'] }),
+  });
+  const body: unknown = await response.json();
+  const result = typeof body === 'object' && body !== null ? Reflect.get(body, 'result') : undefined;
+  const key = typeof result === 'object' && result !== null ? Reflect.get(result, 'key') : undefined;
+  if (response.status !== 201 || typeof key !== 'string') throw new Error(`could not create a bench key: ${response.status} ${JSON.stringify(body)}`);
+  return key;
+}
+
+async function postgresVersion(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<{ v: string }>("select current_setting('server_version') as v")).rows[0]?.v ?? 'unknown';
+  } finally {
+    await client.end();
+  }
+}
+
+async function main(): Promise<number> {
+  const started = performance.now();
+  const catalog = await loadCatalog();
+  const url = benchDatabaseUrl(profile.database);
+  await prepareDatabase(url);
+  const seed = { products: profile.products, orders: profile.orders };
+  if (await catalogMatches(url, catalog, seed)) log(`reusing ${profile.database}: ${profile.products} products, ≥ ${profile.orders} orders`);
+  else await seedCatalog(url, catalog, seed);
+
+  const result: BenchResult = {
+    meta: {
+      profile: profile.name, products: profile.products, orders: profile.orders, durationS: profile.durationS,
+      connections: profile.connections, cpus: cpus().length, node: process.version, postgres: await postgresVersion(url),
+      loadAverage: loadavg().map((n) => n.toFixed(2)).join(' '), startedAt: new Date().toISOString(),
+    },
+    scenarios: [], ratios: {}, targets: [], errors: [],
+  };
+  const servers: RunningServer[] = [];
+  const load = startLoadGenerator();
+  try {
+    const butik = await startButik(url);
+    servers.push(butik);
+    const baseline = await startBaseline(url);
+    servers.push(baseline);
+    const key = await createKey(butik);
+
+    const search = (bodies: unknown[]) => bodies.map((body) => toolCall('products.search', body));
+    const slugs = productSlugs(catalog, profile.products);
+    const scenarios: Scenario[] = [
+      { name: 'search_q', label: 'products.search with q', butik: search(searchWithQ()), baseline: search(searchWithQ()) },
+      { name: 'search_filters', label: 'products.search with filters', butik: search(searchWithFilters(catalog)), baseline: search(searchWithFilters(catalog)) },
+      { name: 'search_paging', label: 'products.search, plain paging', butik: search(plainPaging()), baseline: search(plainPaging()) },
+      { name: 'products_get', label: 'products.get (anonymous)', butik: slugs.map((slug) => toolCall('products.get', { slug })), baseline: slugs.map((slug) => toolCall('products.get', { slug })) },
+      { name: 'products_get_auth', label: 'products.get (API key)', butik: slugs.map((slug) => toolCall('products.get', { slug }, key)) },
+      { name: 'mcp_search', label: 'MCP tools/call products.search', butik: searchWithQ().map((args) => mcpCall('products.search', args)) },
+    ];
+    if (profile.ordersList) {
+      scenarios.push({ name: 'orders_list', label: 'orders.list (API key)', butik: ordersListBodies().map((body) => toolCall('orders.list', body, key)) });
+    }
+    if (only) scenarios.splice(0, scenarios.length, ...scenarios.filter((s) => only.includes(s.name)));
+
+    log('checking every scenario request against the baseline and MCP against REST');
+    for (const scenario of scenarios) {
+      if (scenario.name === 'mcp_search') {
+        const check = await checkMcp(butik.url, searchWithQ().map((args) => ({ mcp: mcpCall('products.search', args), rest: toolCall('products.search', args) })));
+        if (check.state === 'unavailable') scenario.notAvailable = `/api/mcp: ${check.reason}`;
+        if (check.state === 'broken') result.errors.push(`MCP: ${check.reason}`);
+        continue;
+      }
+      if (scenario.name === 'orders_list') {
+        const probe = await send(butik.url, toolCall('orders.list', {}, key));
+        if (probe.status === 404) { scenario.notAvailable = 'orders.list is not a tool yet'; continue; }
+      }
+      result.errors.push(...await checkAgainstBaseline(butik.url, scenario.baseline ? baseline.url : undefined, scenario.butik));
+    }
+    if (result.errors.length > 0) throw new Error(`preflight failed:\n${result.errors.join('\n')}`);
+
+    const measure = async (name: string, target: RunningServer, requests: HttpRequest[], options: Measure = {}) => {
+      const { rate, connections = profile.connections, durationS = profile.durationS } = options;
+      const job = { kind: 'requests' as const, url: target.url, requests, connections };
+      await load.run({ ...job, durationS: profile.warmupS, ...(rate ? { rate } : {}) });
+      const cpuBefore = processCpuMs(target.pid);
+      const measured = await load.run({ ...job, durationS, ...(rate ? { rate } : {}) });
+      const cpuAfter = processCpuMs(target.pid);
+      if (cpuBefore !== undefined && cpuAfter !== undefined && measured.requests > 0) {
+        measured.serverCpuMsPerRequest = Math.round(((cpuAfter - cpuBefore) / measured.requests) * 1000) / 1000;
+      }
+      result.errors.push(...realErrors(name, measured));
+      log(`${name}: ${measured.rps} req/s, p50 ${measured.latency.p50} ms, p99 ${measured.latency.p99} ms, `
+        + `server CPU ${measured.serverCpuMsPerRequest ?? '?'} ms/request`);
+      return measured;
+    };
+    // Two rounds of half the time each, the second in reverse order: whatever drifts during a run (caches,
+    // JIT, other work on the machine) then weighs on every scenario and every pair alike.
+    const half = Math.max(1, Math.round(profile.durationS / 2));
+    const available = scenarios.filter((scenario) => !scenario.notAvailable);
+    const rounds = [available, [...available].reverse()];
+    const measured = new Map<string, { butik?: LoadResult; baseline?: LoadResult }>();
+    for (const [round, order] of rounds.entries()) {
+      for (const scenario of order) {
+        const so = measured.get(scenario.name) ?? {};
+        const butikRun = await measure(`${scenario.name} (Butik, round ${round + 1})`, butik, scenario.butik, { durationS: half });
+        so.butik = so.butik ? mergeRuns(so.butik, butikRun) : butikRun;
+        if (scenario.baseline) {
+          const baselineRun = await measure(`${scenario.name} (baseline, round ${round + 1})`, baseline, scenario.baseline, { durationS: half });
+          so.baseline = so.baseline ? mergeRuns(so.baseline, baselineRun) : baselineRun;
+        }
+        measured.set(scenario.name, so);
+      }
+    }
+    for (const scenario of scenarios) {
+      const entry: ScenarioResult = { name: scenario.name, label: scenario.label, ...measured.get(scenario.name) };
+      if (scenario.notAvailable) { entry.notAvailable = scenario.notAvailable; log(`${scenario.name}: not available`); }
+      result.scenarios.push(entry);
+    }
+    const byName = (name: string) => result.scenarios.find((s) => s.name === name);
+    const searchQ = byName('search_q')?.butik;
+    const searchRequests = scenarios.find((s) => s.name === 'search_q')?.butik;
+    if (searchQ && searchRequests) {
+      // p99 at half the measured maximum: latency with headroom, not the queueing of a saturated server.
+      const rate = Math.max(1, Math.round(searchQ.rps / 2));
+      result.halfRate = { rate, butik: await measure(`search_q at ${rate} req/s (Butik)`, butik, searchRequests, { rate }) };
+      // One client, one request at a time: the latency of a search itself, without queueing behind others.
+      result.oneClient = { butik: await measure('search_q, one connection (Butik)', butik, searchRequests, { connections: 1 }) };
+    }
+
+    if (profile.checkout && (!only || only.includes('checkout'))) {
+      const fixture = await prepareCheckout(url, butik, { catalog, products: profile.products });
+      if (!fixture.available) {
+        result.checkout = { notAvailable: fixture.reason };
+        log(`checkout: not available (${fixture.reason})`);
+      } else {
+        const cpuBefore = processCpuMs(butik.pid);
+        const run = await load.run({
+          kind: 'checkout', url: butik.url, key, slugs: fixture.value.slugs, discountCode: fixture.value.discountCode,
+          discountEvery: 4, clients: 50, durationS: profile.durationS,
+        });
+        const cpuAfter = processCpuMs(butik.pid);
+        if (cpuBefore !== undefined && cpuAfter !== undefined && run.requests > 0) {
+          run.serverCpuMsPerRequest = Math.round(((cpuAfter - cpuBefore) / run.requests) * 1000) / 1000;
+        }
+        const outcome = run.checkout;
+        if (!outcome) throw new Error('checkout run returned no outcome');
+        const audit = await auditCheckout(url, fixture.value, outcome, catalog);
+        result.checkout = { result: run, audit };
+        if (outcome.unexpected > 0) result.errors.push(`checkout: ${outcome.unexpected} unexpected failures, e.g. ${outcome.unexpectedSamples.join(' | ')}`);
+        if (run.errors > 0) result.errors.push(`checkout: ${run.errors} transport errors`);
+        result.errors.push(...audit.violations.map((v) => `checkout audit: ${v}`));
+        log(`checkout: ${outcome.ordersPerSecond} orders/s, ${audit.violations.length} violations`);
+      }
+    }
+
+    const get = byName('products_get')?.butik;
+    const getAuth = byName('products_get_auth')?.butik;
+    const mcp = byName('mcp_search')?.butik;
+    result.ratios = {
+      searchVsBaseline: ratio(searchQ, byName('search_q')?.baseline),
+      searchFiltersVsBaseline: ratio(byName('search_filters')?.butik, byName('search_filters')?.baseline),
+      pagingVsBaseline: ratio(byName('search_paging')?.butik, byName('search_paging')?.baseline),
+      getVsBaseline: ratio(get, byName('products_get')?.baseline),
+      /** Cost of one MCP call in units of one REST call (REST req/s ÷ MCP req/s). */
+      mcpVsRest: ratio(searchQ, mcp),
+      /** Cost of an authenticated call in units of an anonymous one. */
+      authVsAnon: ratio(get, getAuth),
+    };
+    result.targets = targetsFor(result);
+  } catch (error) {
+    result.errors.push(error instanceof Error ? error.message : String(error));
+  } finally {
+    load.close();
+    await Promise.all(servers.map((server) => server.close()));
+  }
+  result.meta.totalS = Math.round((performance.now() - started) / 100) / 10;
+  if (values.out) writeResult(values.out, result);
+  process.stdout.write(markdown(result));
+  return result.errors.length > 0 ? 1 : 0;
+}
+
+function targetsFor(result: BenchResult): Target[] {
+  const r = result.ratios;
+  const checkout = result.checkout?.result?.checkout;
+  const audit = result.checkout?.audit;
+  const search = result.scenarios.find((s) => s.name === 'search_q')?.butik;
+  const met = (value: number | null | undefined, ok: (v: number) => boolean) => (value === null || value === undefined ? null : ok(value));
+  const fmt = (value: number | null | undefined, unit: string) => (value === null || value === undefined ? 'not measured' : `${value}${unit}`);
+  const targets: Target[] = [
+    { name: 'search req/s vs baseline', target: `≥ ${TARGETS.searchVsBaseline}×`, measured: fmt(r.searchVsBaseline, '×'), met: met(r.searchVsBaseline, (v) => v >= TARGETS.searchVsBaseline) },
+    { name: 'search p99 at half the max rate', target: `≤ ${TARGETS.halfRateP99Ms} ms`, measured: fmt(result.halfRate?.butik.latency.p99, ' ms'), met: met(result.halfRate?.butik.latency.p99, (v) => v <= TARGETS.halfRateP99Ms) },
+    { name: 'MCP call cost vs REST', target: `≤ ${TARGETS.mcpVsRest}×`, measured: fmt(r.mcpVsRest, '×'), met: met(r.mcpVsRest, (v) => v <= TARGETS.mcpVsRest) },
+    { name: 'authenticated call cost vs anonymous', target: `≤ ${TARGETS.authVsAnon}×`, measured: fmt(r.authVsAnon, '×'), met: met(r.authVsAnon, (v) => v <= TARGETS.authVsAnon) },
+    { name: 'checkout throughput, 50 clients', target: `≥ ${TARGETS.checkoutPerSecond} orders/s`, measured: fmt(checkout?.ordersPerSecond, ' orders/s'), met: met(checkout?.ordersPerSecond, (v) => v >= TARGETS.checkoutPerSecond) },
+    { name: 'checkout oversell', target: 'none', measured: audit ? `${audit.violations.length} violations` : 'not measured', met: audit ? audit.violations.length === 0 : null },
+  ];
+  if (profile.name === 'scale') {
+    const alone = result.oneClient?.butik.latency.p95;
+    targets.push(
+      { name: `search p95 at ${profile.products} products, one client`, target: `≤ ${TARGETS.scaleSearchP95Ms} ms`, measured: fmt(alone, ' ms'), met: met(alone, (v) => v <= TARGETS.scaleSearchP95Ms) },
+      { name: `search p95 at ${profile.products} products, ${profile.connections} connections (saturated)`, target: `≤ ${TARGETS.scaleSearchP95Ms} ms`, measured: fmt(search?.latency.p95, ' ms'), met: met(search?.latency.p95, (v) => v <= TARGETS.scaleSearchP95Ms) },
+    );
+  }
+  return targets;
+}
+
+process.exitCode = await main();

@@ -1,0 +1,209 @@
+import { and, desc, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import { categories, products } from '../db/schema.ts';
+import type { ToolContext } from './context.ts';
+import { RELEVANCE_CLASSES, relevanceClasses } from './search-relevance.ts';
+import type { RelevanceClass } from './search-relevance.ts';
+
+/**
+ * The statements of products.search; bench/baseline-search.ts sends the same ones. Each is built once per
+ * shape (which filters, which relevance class) with placeholders for the values, so a request only binds
+ * values: building the SQL is a large share of a search's CPU. The server statement stays unnamed, i.e.
+ * planned for every request's own values: a generic plan cannot know whether a word is in 40 % of the catalog
+ * (walk the newest-first index) or in 0.1 % (use the GIN index).
+ */
+type Db = ToolContext['db'];
+type Values = Record<string, unknown>;
+
+/** The empty name is the wire protocol's unnamed statement: parsed and planned with each request's values. */
+const UNNAMED = '';
+
+/** What the filters of products.search read; SearchInput's output satisfies it. */
+export type SearchFilters = {
+  categorySlug?: string | undefined;
+  brand?: string | undefined;
+  frameColor?: string | undefined;
+  lensColor?: string | undefined;
+  featured?: boolean | undefined;
+  inStock?: boolean | undefined;
+  minPriceOere?: number | undefined;
+  maxPriceOere?: number | undefined;
+};
+
+/** Filter conditions with placeholders, a key naming their shape, and the values to bind. */
+export type BoundFilters = { shape: string; where: SQL[]; values: Values };
+
+const p = sql.placeholder;
+
+/**
+ * Each filter written so that one of the (filter, created_at DESC, id DESC) indexes can serve it together with
+ * the stable sort. CONTRACT §11: exact and case-insensitive; price bounds inclusive.
+ */
+export function searchFilters(input: SearchFilters): BoundFilters {
+  const where: SQL[] = [isNull(products.deletedAt)];
+  const shape: string[] = [];
+  const values: Values = {};
+  const add = (name: string, condition: SQL, value?: unknown) => {
+    where.push(condition);
+    shape.push(name);
+    if (value !== undefined) values[name] = value;
+  };
+  // A scalar subquery, not a join condition: the planner then walks products_category_idx in sort order.
+  if (input.categorySlug !== undefined) {
+    add('categorySlug', sql`${products.categoryId} = (select ${categories.id} from ${categories} where ${categories.slug} = lower(${p('categorySlug')}))`, input.categorySlug);
+  }
+  if (input.brand !== undefined) add('brand', sql`lower(${products.brand}) = lower(${p('brand')})`, input.brand);
+  if (input.frameColor !== undefined) add('frameColor', sql`lower(${products.frameColor}) = lower(${p('frameColor')})`, input.frameColor);
+  if (input.lensColor !== undefined) add('lensColor', sql`lower(${products.lensColor}) = lower(${p('lensColor')})`, input.lensColor);
+  if (input.featured !== undefined) add('featured', eq(products.featured, p('featured')), input.featured);
+  if (input.inStock === true) add('inStock', sql`${products.stock} > 0`);
+  if (input.inStock === false) add('outOfStock', eq(products.stock, p('outOfStock')), 0);
+  if (input.minPriceOere !== undefined) add('minPriceOere', gte(products.priceDkk, p('minPriceOere')), input.minPriceOere);
+  if (input.maxPriceOere !== undefined) add('maxPriceOere', lte(products.priceDkk, p('maxPriceOere')), input.maxPriceOere);
+  return { shape: shape.join(','), where, values };
+}
+
+const SUMMARY = {
+  id: products.id,
+  slug: products.slug,
+  name: products.name,
+  brand: products.brand,
+  priceDkk: products.priceDkk,
+  stock: products.stock,
+  featured: products.featured,
+  frameColor: products.frameColor,
+  lensColor: products.lensColor,
+  categorySlug: categories.slug,
+  categoryName: categories.name,
+  firstImage: sql<string | null>`${products.images}->0->>'url'`,
+};
+const NEWEST = [desc(products.createdAt), desc(products.id)];
+
+function summariesWhere(db: Db, condition: SQL) {
+  return db.select(SUMMARY).from(products).innerJoin(categories, eq(categories.id, products.categoryId))
+    .where(condition).orderBy(...NEWEST);
+}
+
+/**
+ * One page of the products matching every condition, newest first, ties by id: products.search without q.
+ * The page is chosen by ids first (an index-only scan where the conditions allow), so only the page's own
+ * wide rows are read. Placeholders: limit, offset.
+ */
+export function pageQuery(db: Db, where: SQL[]) {
+  const page = db.select({ id: products.id }).from(products).where(and(...where)).orderBy(...NEWEST)
+    .limit(p('limit')).offset(p('offset'));
+  return summariesWhere(db, inArray(products.id, page));
+}
+
+/** The summaries of the products whose ids are bound to `ids`, newest first. */
+function byIdsQuery(db: Db) {
+  return summariesWhere(db, sql`${products.id} = any(${p('ids')}::text[])`);
+}
+
+/** The newest `window` products that pass the filters, with what the relevance classes read. */
+function newestWindow(db: Db, where: SQL[]) {
+  return db.select({
+    id: products.id, createdAt: products.createdAt, name: products.name, nameVector: products.nameVector,
+    searchVector: products.searchVector,
+  }).from(products).where(and(...where)).orderBy(...NEWEST).limit(p('window')).as('recent');
+}
+
+function relevanceOf(k: number, classes: readonly RelevanceClass[] = RELEVANCE_CLASSES): RelevanceClass {
+  const relevance = classes[k];
+  if (relevance === undefined) throw new Error(`no relevance class ${k}`);
+  return relevance;
+}
+
+/**
+ * The first class's page among the `window` newest products that pass the filters: a walk of the
+ * newest-first index (index only: the class reads name_vector) that stops at the page and never goes past
+ * the window. A full page is the answer; otherwise allCandidatesQuery decides. Placeholders: window, limit, offset.
+ */
+export function recentPageQuery(db: Db, where: SQL[]) {
+  const recent = newestWindow(db, where);
+  const page = db.select({ id: recent.id }).from(recent).where(relevanceOf(0, relevanceClasses(recent)).candidates)
+    .orderBy(desc(recent.createdAt), desc(recent.id)).limit(p('limit')).offset(p('offset'));
+  return summariesWhere(db, inArray(products.id, page));
+}
+
+/** Flags a candidate that a better class already holds; never, for the first class. */
+const earlierFlag = (relevance: RelevanceClass) => sql<boolean>`${relevance.earlier ?? sql`false`}`;
+
+/**
+ * A later class's candidates among the `window` newest filtered products, newest first, flagged when a
+ * better class holds them; stops at `limit`. Placeholders: window, limit.
+ */
+export function recentCandidatesQuery(db: Db, where: SQL[], k: number) {
+  const recent = newestWindow(db, where);
+  const relevance = relevanceOf(k, relevanceClasses(recent));
+  return db.select({ id: recent.id, earlier: earlierFlag(relevance) })
+    .from(recent).where(relevance.candidates).orderBy(desc(recent.createdAt), desc(recent.id)).limit(p('limit'));
+}
+
+/**
+ * Every candidate of a class, newest first, when the window did not hold enough. With no LIMIT the planner has
+ * no reason to walk the newest-first index; it looks the words up in the GIN index. Few rows by then: the
+ * candidates were rare among the newest products.
+ */
+export function allCandidatesQuery(db: Db, where: SQL[], k: number) {
+  const relevance = relevanceOf(k);
+  return db.select({ id: products.id, earlier: earlierFlag(relevance) })
+    .from(products).where(and(...where, relevance.candidates)).orderBy(...NEWEST);
+}
+
+/**
+ * A later class's first `limit` candidates, newest first, flagged when a better class holds them: for a class
+ * whose condition the planner estimates well, a query of its own, costed from that condition. Placeholder: limit.
+ */
+export function candidatesQuery(db: Db, where: SQL[], k: number) {
+  const relevance = relevanceOf(k);
+  return db.select({ id: products.id, earlier: earlierFlag(relevance) })
+    .from(products).where(and(...where, relevance.candidates)).orderBy(...NEWEST).limit(p('limit'));
+}
+
+const prepare = (db: Db) => ({
+  page: (where: SQL[]) => pageQuery(db, where).prepare(UNNAMED),
+  byIds: () => byIdsQuery(db).prepare(UNNAMED),
+  recentPage: (where: SQL[]) => recentPageQuery(db, where).prepare(UNNAMED),
+  recentCandidates: (where: SQL[], k: number) => recentCandidatesQuery(db, where, k).prepare(UNNAMED),
+  allCandidates: (where: SQL[], k: number) => allCandidatesQuery(db, where, k).prepare(UNNAMED),
+  candidates: (where: SQL[], k: number) => candidatesQuery(db, where, k).prepare(UNNAMED),
+});
+type Builders = ReturnType<typeof prepare>;
+type Prepared = { [K in keyof Builders]: Map<string, ReturnType<Builders[K]>> };
+
+const statements = new WeakMap<Db, Prepared>();
+
+function memo<T>(store: Map<string, T>, key: string, build: () => T): T {
+  let statement = store.get(key);
+  if (statement === undefined) {
+    statement = build();
+    store.set(key, statement);
+  }
+  return statement;
+}
+
+/**
+ * The search statements for one database handle, each prepared on first use for its shape: the filters
+ * present and the relevance class k (RELEVANCE_CLASSES).
+ */
+export function searchStatements(db: Db) {
+  let prepared = statements.get(db);
+  if (prepared === undefined) {
+    prepared = { page: new Map(), byIds: new Map(), recentPage: new Map(), recentCandidates: new Map(), allCandidates: new Map(), candidates: new Map() };
+    statements.set(db, prepared);
+  }
+  const cache = prepared;
+  const build = prepare(db);
+  return {
+    page: (filters: BoundFilters) => memo(cache.page, filters.shape, () => build.page(filters.where)),
+    byIds: () => memo(cache.byIds, '', () => build.byIds()),
+    recentPage: (filters: BoundFilters) => memo(cache.recentPage, filters.shape, () => build.recentPage(filters.where)),
+    recentCandidates: (filters: BoundFilters, k: number) =>
+      memo(cache.recentCandidates, `${filters.shape}|${k}`, () => build.recentCandidates(filters.where, k)),
+    allCandidates: (filters: BoundFilters, k: number) =>
+      memo(cache.allCandidates, `${filters.shape}|${k}`, () => build.allCandidates(filters.where, k)),
+    candidates: (filters: BoundFilters, k: number) =>
+      memo(cache.candidates, `${filters.shape}|${k}`, () => build.candidates(filters.where, k)),
+  };
+}

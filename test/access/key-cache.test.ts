@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey, revokeKey, rotateKey } from '../../src/access/api-keys.ts';
+import { KEY_CACHE_TTL_MS, createAuthenticator } from '../../src/access/authenticate.ts';
+import { createTestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { master } from '../helpers/fixtures.ts';
+import { send } from '../helpers/http.ts';
+
+/**
+ * The in-process cache of key lookups (issue #7): a rotation or revocation made through an instance takes
+ * effect there at once; made elsewhere (another instance, the offline CLI), within KEY_CACHE_TTL_MS.
+ */
+let t: TestApp;
+beforeAll(async () => { t = await createTestApp(); });
+afterAll(async () => { await t?.close(); });
+
+const quiet = { info() {}, warn() {}, error() {} };
+const use = (key: string) => t.call('categories.list', {}, { key });
+
+async function issue(expiresAt?: Date) {
+  return createKey(t.database.db, { name: 'cached', scopes: ['catalog:read'], expiresAt });
+}
+
+describe('through this instance', () => {
+  it('refuses a revoked key at once, though it was just used and cached', async () => {
+    const { id, key } = await issue();
+    expect((await use(key)).status).toBe(200);
+    expect((await send(t, { method: 'DELETE', url: `/api/v1/keys/${id}`, headers: { authorization: `Bearer ${master.key}` } })).status).toBe(200);
+    const refused = await use(key);
+    expect(refused.status).toBe(401);
+    expect(refused.body.detail).toMatch(/revoked/);
+  });
+
+  it('refuses the old secret of a rotated key at once and accepts the new one', async () => {
+    const { id, key } = await issue();
+    expect((await use(key)).status).toBe(200);
+    const rotated = await send(t, { method: 'POST', url: `/api/v1/keys/${id}/rotate`, headers: { authorization: `Bearer ${master.key}` } });
+    expect(rotated.status).toBe(200);
+    expect((await use(key)).status).toBe(401);
+    expect((await use(rotated.body.result.key)).status).toBe(200);
+  });
+});
+
+describe('made elsewhere', () => {
+  /** A second instance's authenticator on the same database, with a clock the test moves. */
+  function elsewhere() {
+    let now = Date.now();
+    const authenticator = createAuthenticator({ db: t.database.db, masterKey: 'm'.repeat(40), clock: () => new Date(now), log: quiet });
+    return { authenticator, advance: (ms: number) => { now += ms; } };
+  }
+
+  it('honours a revocation once the cached lookup is older than the cache lifetime', async () => {
+    const { id, key } = await issue();
+    const other = elsewhere();
+    expect((await other.authenticator.authenticate(key)).ok).toBe(true);
+    await revokeKey(t.database.db, id, new Date());
+    other.advance(KEY_CACHE_TTL_MS / 2);
+    expect((await other.authenticator.authenticate(key)).ok).toBe(true);
+    other.advance(KEY_CACHE_TTL_MS / 2);
+    expect(await other.authenticator.authenticate(key)).toEqual({ ok: false, detail: 'The API key has been revoked.' });
+  });
+
+  it('honours a rotation once the cached lookup is older than the cache lifetime', async () => {
+    const { id, key } = await issue();
+    const other = elsewhere();
+    expect((await other.authenticator.authenticate(key)).ok).toBe(true);
+    const rotated = await rotateKey(t.database.db, id);
+    expect((await other.authenticator.authenticate(rotated.key)).ok).toBe(true);
+    other.advance(KEY_CACHE_TTL_MS);
+    expect((await other.authenticator.authenticate(key)).ok).toBe(false);
+  });
+
+  it('checks expiry on every call, cached or not', async () => {
+    const { key } = await issue(new Date(Date.now() + KEY_CACHE_TTL_MS / 3));
+    const other = elsewhere();
+    expect((await other.authenticator.authenticate(key)).ok).toBe(true);
+    other.advance(KEY_CACHE_TTL_MS / 2);
+    expect(await other.authenticator.authenticate(key)).toEqual({ ok: false, detail: 'The API key has expired.' });
+  });
+
+  it('forgets a key on request, so the next call reads the database', async () => {
+    const { id, key } = await issue();
+    const other = elsewhere();
+    expect((await other.authenticator.authenticate(key)).ok).toBe(true);
+    await revokeKey(t.database.db, id, new Date());
+    other.authenticator.forget(id);
+    expect((await other.authenticator.authenticate(key)).ok).toBe(false);
+  });
+});

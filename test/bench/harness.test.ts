@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { PAGE_SIZE, SEARCH_TERMS, loadCatalog } from '../../bench/catalog.ts';
+import { summarizeLatency } from '../../bench/latency.ts';
+import type { LoadResult } from '../../bench/load-types.ts';
+import { TARGETS, profileFor } from '../../bench/profiles.ts';
+import { markdown, ratio } from '../../bench/report.ts';
+
+/** The benchmark harness's own logic; no timing happens in npm test (issue #7). */
+const result = (rps: number): LoadResult => ({
+  requests: rps * 10, durationS: 10, rps, statuses: { 200: rps * 10 }, errors: 0, timeouts: 0,
+  latency: { p50: 1, p95: 2, p99: 3, mean: 1.2, max: 9 },
+});
+
+describe('bench harness', () => {
+  it('takes nearest-rank percentiles of latency samples', () => {
+    const samples = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(summarizeLatency(samples)).toEqual({ p50: 50, p95: 95, p99: 99, mean: 50.5, max: 100 });
+    expect(summarizeLatency([])).toEqual({ p50: 0, p95: 0, p99: 0, mean: 0, max: 0 });
+  });
+
+  it('knows its profiles: --quick for CI, --scale for a million products, each in a database of its own', () => {
+    expect(profileFor({ quick: true })).toMatchObject({ name: 'quick', products: 20_000, database: 'butik_bench_quick', checkout: true });
+    expect(profileFor({})).toMatchObject({ name: 'standard', products: 100_000, database: 'butik_bench' });
+    expect(profileFor({ scale: true })).toMatchObject({ name: 'scale', products: 1_000_000, orders: 1_000_000, ordersList: true });
+    expect(profileFor({ products: '5000' })).toMatchObject({ products: 5000, database: 'butik_bench_5000' });
+    expect(() => profileFor({ quick: true, scale: true })).toThrow(/exclude/);
+    expect(() => profileFor({ duration: '0' })).toThrow(/positive/);
+  });
+
+  it('reports ratios, scenarios that are not available, and targets met or missed', () => {
+    expect(ratio(result(700), result(1000))).toBe(0.7);
+    expect(ratio(result(700), undefined)).toBeNull();
+    const text = markdown({
+      meta: { products: 20_000, durationS: 4, connections: 10, cpus: 2, loadAverage: '0.1 0.1 0.1' },
+      scenarios: [
+        { name: 'search_q', label: 'products.search with q', butik: result(700), baseline: result(1000) },
+        { name: 'mcp_search', label: 'MCP tools/call products.search', notAvailable: '/api/mcp: 404' },
+      ],
+      ratios: { searchVsBaseline: 0.7 },
+      targets: [{ name: 'search req/s vs baseline', target: `≥ ${TARGETS.searchVsBaseline}×`, measured: '0.7×', met: true }],
+      errors: [],
+    });
+    expect(text).toContain('| products.search with q | 700 | 1 | 2 | 3 | – | 1000 | 1 | 2 | 3 | – | 0.7× |');
+    expect(text).toContain('| MCP tools/call products.search | not available: /api/mcp: 404 |');
+    expect(text).toContain('| search req/s vs baseline | ≥ 0.7× | 0.7× | yes |');
+  });
+
+  it('loads the shared catalog, whose search terms all occur in it', async () => {
+    const catalog = await loadCatalog();
+    expect(PAGE_SIZE).toBe(20);
+    expect(catalog.product(0)).toEqual(catalog.product(0));
+    const text = Array.from({ length: 3000 }, (_, i) => catalog.product(i))
+      .map((p) => `${p.name} ${p.brand} ${p.description}`.toLowerCase()).join('\n');
+    for (const term of SEARCH_TERMS) {
+      for (const word of term.split(' ')) expect(text, term).toContain(word);
+    }
+  });
+});
