@@ -1,15 +1,19 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull } from 'drizzle-orm';
 import { categories, products } from '../db/schema.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { ToolContext } from './context.ts';
 
 type Db = ToolContext['db'];
-export type ProductRow = typeof products.$inferSelect;
+
+const { searchVector: _searchVector, nameVector: _nameVector, ...storedColumns } = getTableColumns(products);
+/** Every stored product column but the two generated tsvectors, which writes and snapshots never need. */
+export const PRODUCT_COLUMNS = storedColumns;
+export type ProductRow = Omit<typeof products.$inferSelect, 'searchVector' | 'nameVector'>;
 export type CategoryRow = typeof categories.$inferSelect;
 
 /** A visible (not soft-deleted) product, locked for update when inside a write. */
 export async function findProduct(db: Db, slug: string, options: { lock?: boolean } = {}): Promise<ProductRow> {
-  const query = db.select().from(products).where(and(eq(products.slug, slug), isNull(products.deletedAt)));
+  const query = db.select(PRODUCT_COLUMNS).from(products).where(and(eq(products.slug, slug), isNull(products.deletedAt)));
   const [row] = options.lock ? await query.for('update') : await query;
   if (!row) throw new ToolError('not_found', `No product with slug "${slug}".`);
   return row;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { products } from '../db/schema.ts';
 import { SlugRef } from '../schema/common.ts';
 import { ProductFields } from '../schema/product.ts';
-import { findProduct } from './catalog-store.ts';
+import { PRODUCT_COLUMNS, findProduct } from './catalog-store.ts';
 import type { ProductRow } from './catalog-store.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 
@@ -68,7 +68,7 @@ export const updateProductContent = defineTool({
   async handler({ slug, ...content }, ctx) {
     const before = await findProduct(ctx.db, slug, { lock: true });
     const [after] = await ctx.db.update(products).set({ ...content, updatedAt: ctx.clock() })
-      .where(eq(products.id, before.id)).returning();
+      .where(eq(products.id, before.id)).returning(PRODUCT_COLUMNS);
     if (!after) throw new Error('product update returned no row');
     await ctx.audit({ targetType: 'product', targetId: before.id, before, after });
     return toContent(after);

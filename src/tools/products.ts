@@ -5,11 +5,18 @@ import { isUniqueViolation } from '../db/errors.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { Confirm, HttpsUrl, Id, PositiveInt, Slug, SlugRef, Timestamp, toIso } from '../schema/common.ts';
 import { ProductFields, ProductRef } from '../schema/product.ts';
-import { findProduct, resolveCategoryId } from './catalog-store.ts';
+import { PRODUCT_COLUMNS, findProduct, resolveCategoryId } from './catalog-store.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
 import { readProduct } from './product-by-slug.ts';
 import { searchProducts } from './products-search.ts';
+
+/** Every writable product field with its SPEC §2.1 rule; create and update's patch both derive from it. */
+const ProductWrite = z.strictObject(ProductFields);
+const OPTIONAL_ON_CREATE = {
+  brand: true, frameColor: true, lensColor: true, featured: true, images: true, attributes: true, answerSummary: true,
+  faq: true, useCases: true, comparisonFacts: true, categoryId: true, categorySlug: true,
+} as const;
 
 const categoryRefMessage = 'give exactly one of categoryId and categorySlug';
 
@@ -63,22 +70,9 @@ export const createProduct = defineTool({
   annotations: write('Create product', { idempotent: false }),
   input: z.strictObject({
     slug: Slug,
-    name: ProductFields.name,
-    description: ProductFields.description,
-    priceDkk: ProductFields.priceDkk,
-    stock: ProductFields.stock,
-    brand: ProductFields.brand.optional(),
-    frameColor: ProductFields.frameColor.optional(),
-    lensColor: ProductFields.lensColor.optional(),
+    ...ProductWrite.partial(OPTIONAL_ON_CREATE).shape,
     featured: ProductFields.featured.default(false),
     images: ProductFields.images.default([]),
-    attributes: ProductFields.attributes.optional(),
-    answerSummary: ProductFields.answerSummary.optional(),
-    faq: ProductFields.faq.optional(),
-    useCases: ProductFields.useCases.optional(),
-    comparisonFacts: ProductFields.comparisonFacts.optional(),
-    categoryId: ProductFields.categoryId.optional(),
-    categorySlug: ProductFields.categorySlug.optional(),
   }).refine((input) => (input.categoryId === undefined) !== (input.categorySlug === undefined), {
     message: categoryRefMessage,
     path: ['categoryId'],
@@ -95,7 +89,7 @@ export const createProduct = defineTool({
         ...fields,
         categoryId: category,
         images: images.map((url) => ({ url })),
-      }).returning();
+      }).returning(PRODUCT_COLUMNS);
       if (!row) throw new Error('insert returned no row');
       await ctx.audit({ targetType: 'product', targetId: row.id, before: null, after: row });
       return { id: row.id, slug: row.slug };
@@ -116,22 +110,7 @@ export const updateProduct = defineTool({
     slug: SlugRef.meta({ description: 'The product to change.' }),
     patch: z.strictObject({
       slug: z.string().optional().meta({ description: 'Not changeable: any value other than the current slug is rejected.' }),
-      name: ProductFields.name.optional(),
-      description: ProductFields.description.optional(),
-      priceDkk: ProductFields.priceDkk.optional(),
-      stock: ProductFields.stock.optional(),
-      brand: ProductFields.brand.optional(),
-      frameColor: ProductFields.frameColor.optional(),
-      lensColor: ProductFields.lensColor.optional(),
-      featured: ProductFields.featured.optional(),
-      images: ProductFields.images.optional(),
-      attributes: ProductFields.attributes.optional(),
-      answerSummary: ProductFields.answerSummary.optional(),
-      faq: ProductFields.faq.optional(),
-      useCases: ProductFields.useCases.optional(),
-      comparisonFacts: ProductFields.comparisonFacts.optional(),
-      categoryId: ProductFields.categoryId.optional(),
-      categorySlug: ProductFields.categorySlug.optional(),
+      ...ProductWrite.partial().shape,
     }).refine((patch) => patch.categoryId === undefined || patch.categorySlug === undefined, {
       message: 'give at most one of categoryId and categorySlug',
       path: ['categoryId'],
@@ -150,7 +129,7 @@ export const updateProduct = defineTool({
       ...(category !== undefined ? { categoryId: category } : {}),
       ...(images !== undefined ? { images: images.map((url) => ({ url })) } : {}),
       updatedAt: ctx.clock(),
-    }).where(eq(products.id, before.id)).returning();
+    }).where(eq(products.id, before.id)).returning(PRODUCT_COLUMNS);
     await ctx.audit({ targetType: 'product', targetId: before.id, before, after });
     return { id: before.id, slug: before.slug };
   },
@@ -167,7 +146,7 @@ export const deleteProduct = defineTool({
   async handler({ slug }, ctx) {
     const before = await findProduct(ctx.db, slug, { lock: true });
     const [after] = await ctx.db.update(products).set({ deletedAt: ctx.clock(), updatedAt: ctx.clock() })
-      .where(eq(products.id, before.id)).returning();
+      .where(eq(products.id, before.id)).returning(PRODUCT_COLUMNS);
     await ctx.audit({ targetType: 'product', targetId: before.id, before, after });
     return { ok: true as const, slug: before.slug };
   },
@@ -196,7 +175,7 @@ export const attachProductImage = defineTool({
     }
     const images = [...before.images, { url: imageUrl, ...(alt !== undefined ? { alt } : {}), ...(sourceId ? { sourceId } : {}) }];
     const [after] = await ctx.db.update(products).set({ images, updatedAt: ctx.clock() })
-      .where(eq(products.id, before.id)).returning();
+      .where(eq(products.id, before.id)).returning(PRODUCT_COLUMNS);
     await ctx.audit({ targetType: 'product', targetId: before.id, before, after });
     return { ok: true as const, slug: before.slug, attached: imageUrl, totalImages: images.length };
   },
