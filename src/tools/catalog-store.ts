@@ -51,6 +51,3 @@ export async function resolveCategoryId(
   return undefined;
 }
 
-export function firstImageUrl(row: Pick<ProductRow, 'images'>): string | null {
-  return row.images[0]?.url ?? null;
-}
