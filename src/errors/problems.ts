@@ -53,6 +53,11 @@ export const PROBLEMS = {
     title: 'A request with this Idempotency-Key is still running',
     resolution: 'Wait a moment and send the same request again with the same Idempotency-Key to receive its stored result.',
   },
+  request_headers_too_large: {
+    status: 431,
+    title: 'Request headers too large',
+    resolution: 'Send fewer or shorter headers (cookies, tokens); all request headers together must stay under 16 KiB.',
+  },
   payload_too_large: {
     status: 413,
     title: 'Request body too large',
@@ -117,6 +122,11 @@ export const PROBLEMS = {
     status: 500,
     title: 'Internal error',
     resolution: 'Retry later with the same Idempotency-Key; if it persists, report the request id in instance to the shop operator.',
+  },
+  service_unavailable: {
+    status: 503,
+    title: 'Service temporarily unavailable',
+    resolution: 'Wait the number of seconds in Retry-After, then send the same request again (with the same Idempotency-Key for a write). A write answered with this problem was not applied.',
   },
 } as const satisfies Record<string, { status: number; title: string; resolution: string }>;
 
