@@ -30,6 +30,8 @@ const Env = z.object({
   BUTIK_RATE_LIMITS: RateLimits.optional(),
   BUTIK_RATE_WINDOW_S: WholeNumber.pipe(z.int().min(1).max(86_400)).default(60),
   BUTIK_ALLOWED_ORIGINS: z.string().optional(),
+  BUTIK_DB_STATEMENT_TIMEOUT_MS: WholeNumber.pipe(z.int().min(100).max(3_600_000)).default(15_000),
+  BUTIK_DB_ACQUIRE_TIMEOUT_MS: WholeNumber.pipe(z.int().min(100).max(600_000)).default(5_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -49,6 +51,8 @@ export type Config = {
   rateLimits: { anon: number; preauth: number; key: number };
   rateWindowSeconds: number;
   allowedOrigins: string[];
+  /** PostgreSQL only: how long one statement may run, and how long a request waits for a pooled connection. */
+  db: { statementTimeoutMs: number; acquireTimeoutMs: number };
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
 };
 
@@ -75,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: { anon: 60, preauth: 120, key: 600, ...e.BUTIK_RATE_LIMITS },
     rateWindowSeconds: e.BUTIK_RATE_WINDOW_S,
     allowedOrigins: (e.BUTIK_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    db: { statementTimeoutMs: e.BUTIK_DB_STATEMENT_TIMEOUT_MS, acquireTimeoutMs: e.BUTIK_DB_ACQUIRE_TIMEOUT_MS },
     logLevel: e.LOG_LEVEL,
   };
 }

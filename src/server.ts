@@ -13,7 +13,12 @@ const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 export type RunningServer = { app: FastifyInstance; database: Database; url: string; close(): Promise<void> };
 
 export async function openConfiguredDatabase(config: Config): Promise<Database> {
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    statementTimeoutMs: config.db.statementTimeoutMs,
+    acquireTimeoutMs: config.db.acquireTimeoutMs,
+  });
   await database.migrate();
   return database;
 }

@@ -10,7 +10,12 @@ const RETENTION_MS = 24 * 60 * 60 * 1000;
 /** A "running" entry older than this belongs to a process that died mid-call; it may be taken over. */
 const ABANDONED_MS = 5 * 60 * 1000;
 
-export type StoredResponse = { status: number; body: string };
+export type StoredResponse = {
+  status: number;
+  body: string;
+  /** Seconds for a Retry-After header; only unstored answers (503) carry one. */
+  retryAfter?: number;
+};
 
 /** CONTRACT §11: only executed calls are replayable; 400, 401, 403, 429 and 5xx are not stored. */
 function storable(status: number): boolean {
