@@ -139,9 +139,14 @@ export async function main(argv: string[]): Promise<void> {
         return await migrate();
       case 'keys':
         return await keys(args);
-      default:
+      case undefined:
+      case 'help':
+      case '--help':
         console.log(USAGE);
-        process.exitCode = command === undefined || command === 'help' || command === '--help' ? 0 : 2;
+        return;
+      default:
+        console.error(`unknown command "${command}"\n\n${USAGE}`);
+        process.exitCode = 2;
     }
   } catch (error) {
     if (error instanceof ConfigError || error instanceof UsageError) {

@@ -6,7 +6,7 @@ import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import type { Database } from './db/client.ts';
 import { seedDemoStore } from './seed/demo.ts';
-import { purgeIdempotencyKeys } from './access/idempotency.ts';
+import { purgeIdempotencyKeys, releaseOrphanedClaims } from './access/idempotency.ts';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -20,6 +20,7 @@ export async function openConfiguredDatabase(config: Config): Promise<Database> 
     acquireTimeoutMs: config.db.acquireTimeoutMs,
   });
   await database.migrate();
+  if (database.kind === 'pglite') await releaseOrphanedClaims(database.db);
   return database;
 }
 

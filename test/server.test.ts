@@ -2,6 +2,9 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
+import { requestHash } from '../src/access/idempotency.ts';
+import { openDatabase } from '../src/db/client.ts';
+import { idempotencyKeys } from '../src/db/schema.ts';
 import { startServer } from '../src/server.ts';
 import { spawnButik } from './helpers/butik-process.ts';
 import { processDatabase } from './helpers/process-db.ts';
@@ -17,6 +20,35 @@ async function post(url: string, tool: string, body: unknown, headers: Record<st
   });
   return { status: response.status, requestId: response.headers.get('x-request-id') ?? '', body: await response.json() };
 }
+
+describe('restart after a crash (embedded database)', () => {
+  let store: ProcessDatabase;
+  beforeAll(async () => { store = await processDatabase(); });
+  afterAll(async () => { await store?.drop(); });
+
+  it.skipIf(Boolean(process.env.TEST_DATABASE_URL))('lets a retry run at once when the crashed process left its Idempotency-Key claim running', async () => {
+    const masterKey = 'restart-master-key-0123456789abcdefghijkl';
+    const config = loadConfig({ ...store.env, PORT: '0', LOG_LEVEL: 'silent', BUTIK_SEED: 'none', BUTIK_MASTER_KEY: masterKey });
+    const body = { slug: 'efter-nedbrud', name: 'Efter nedbrud' };
+    // What a process that died inside the call leaves behind: a fresh claim, never completed.
+    const crashed = await openDatabase({ dataDir: store.dataDir });
+    await crashed.migrate();
+    await crashed.db.insert(idempotencyKeys).values({
+      caller: 'master', key: 'retry-me', tool: 'categories.upsert', requestHash: requestHash('categories.upsert', body),
+      state: 'running', leaseUntil: new Date(Date.now() + 60_000),
+    });
+    await crashed.close();
+
+    const server = await startServer(config);
+    try {
+      const retried = await post(server.url, 'categories.upsert', body, { authorization: `Bearer ${masterKey}`, 'idempotency-key': 'retry-me' });
+      expect(retried.status).toBe(200);
+      expect(retried.body.result).toMatchObject({ slug: 'efter-nedbrud', name: 'Efter nedbrud' });
+    } finally {
+      await server.close();
+    }
+  });
+});
 
 describe('startServer (in process)', () => {
   let store: ProcessDatabase;

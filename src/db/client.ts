@@ -3,13 +3,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.ts';
+import { describeConnectFailure } from './open-error.ts';
 import * as schema from './schema.ts';
 
 const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
@@ -56,18 +57,27 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   let dir: string | undefined;
+  let unlock = () => {};
   if (dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    unlock = lockDataDir(dataDir);
     dir = join(dataDir, 'pgdata');
     mkdirSync(dir, { recursive: true });
   }
-  const client = await PGlite.create(dir, { extensions: { pg_trgm } });
+  let client: PGlite;
+  try {
+    client = await PGlite.create(dir, { extensions: { pg_trgm } });
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const typed = drizzlePglite(client, { schema });
   return {
     db: typed as unknown as Db,
     kind: 'pglite',
     migrate: () => migratePglite(typed, { migrationsFolder }),
     ping: async () => { await client.query('select 1'); },
-    close: () => client.close(),
+    close: () => client.close().finally(unlock),
   };
 }
 
@@ -91,11 +101,14 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   // the request answers 503; the broken client is not queryable, so the pool drops it on release.
   pool.on('error', () => {});
   pool.on('connect', (client) => { client.on('error', () => {}); });
-  if (options.schemaName) {
-    await pool.query(`create schema if not exists "${options.schemaName}"`);
-  }
   const typed = drizzlePg(pool, { schema });
-  await typed.execute(sql`select 1`);
+  try {
+    await pool.query('select 1');
+    if (options.schemaName) await pool.query(`create schema if not exists "${options.schemaName}"`);
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw describeConnectFailure(error, url);
+  }
   const migrationsSchema = options.schemaName ?? 'drizzle';
   return {
     db: typed as unknown as Db,

@@ -231,6 +231,8 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
   responseStatus: integer('response_status'),
   responseBody: text('response_body'),
   createdAt: createdAt(),
+  /** A running claim is its owner's only while this lies ahead; the owner renews it while it works. */
+  leaseUntil: timestamp('lease_until', { withTimezone: true }),
 }, (t) => [primaryKey({ columns: [t.caller, t.key] }), index('idempotency_created_idx').on(t.createdAt)]);
 
 export const pages = pgTable('pages', {

@@ -14,7 +14,8 @@ import { sendProblem } from './problem-reply.ts';
 export const CreateKeyInput = z.strictObject({
   name: z.string().trim().min(1).max(100),
   scopes: z.array(Scope).min(1),
-  expiresAt: Timestamp.optional(),
+  // A key born expired would be shown once and never work.
+  expiresAt: Timestamp.refine((value) => Date.parse(value) > Date.now(), 'must lie in the future').optional(),
 });
 
 type Handler = (request: FastifyRequest<{ Params: { id: string } }>) => Promise<{ status: number; result: unknown }>;

@@ -184,8 +184,17 @@ describe('DELETE /api/v1/keys/{id}', () => {
 });
 
 describe('expiry', () => {
+  it('refuses to issue a key that would be born expired', async () => {
+    const response = await keysRequest('POST', '/api/v1/keys', {
+      key: master.key, body: { name: 'Too late', scopes: ['catalog:read'], expiresAt: '2020-01-01T00:00:00Z' },
+    });
+    expectValidation(response, ['expiresAt']);
+    expect(response.body.errors[0].message).toBe('must lie in the future');
+  });
+
   it('answers an expired key with 401 invalid_token', async () => {
-    const issued = await issue({ name: 'Expired', scopes: ['catalog:read'], expiresAt: '2020-01-01T00:00:00Z' });
+    const issued = await issue({ name: 'Expiring', scopes: ['catalog:read'], expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    await t.database.db.update(apiKeys).set({ expiresAt: new Date('2020-01-01T00:00:00Z') }).where(eq(apiKeys.id, issued.id));
     const response = await useKey(issued.key);
     expectProblem(response, 401, 'unauthorized');
     expect(response.headers['www-authenticate']).toBe(INVALID_TOKEN_CHALLENGE);

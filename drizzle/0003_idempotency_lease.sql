@@ -1,0 +1,1 @@
+ALTER TABLE "idempotency_keys" ADD COLUMN "lease_until" timestamp with time zone;
