@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
+import { configure } from 'safe-stable-stringify';
 import type { Db } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
 import { ToolError } from '../errors/tool-error.ts';
@@ -26,17 +27,11 @@ function storable(status: number): boolean {
   return (status >= 200 && status < 300) || status === 404 || status === 409 || status === 422;
 }
 
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
+/** Key order does not make two bodies different requests; bodies are parsed JSON, depth-capped at the edge. */
+const canonical = configure({ deterministic: true, strict: true });
 
 export function requestHash(tool: string, body: unknown): string {
-  return createHash('sha256').update(tool).update('\0').update(canonical(body)).digest('hex');
+  return createHash('sha256').update(tool).update('\0').update(canonical(body) ?? 'null').digest('hex');
 }
 
 export type IdempotentCall = {

@@ -7,7 +7,8 @@ import { Scope } from '../access/scopes.ts';
 import { asToolError } from '../errors/to-problem.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { Timestamp } from '../schema/common.ts';
-import { validationError } from '../tools/invoke.ts';
+import { unstorableTextErrors } from '../schema/storable-text.ts';
+import { parseInput } from '../tools/invoke.ts';
 import { decodeJsonBody } from './json-body.ts';
 import { sendProblem } from './problem-reply.ts';
 
@@ -47,9 +48,7 @@ export function registerKeysRoutes(app: FastifyInstance): void {
   };
 
   app.post('/api/v1/keys', route(async (request) => {
-    const parsed = CreateKeyInput.safeParse(decodeJsonBody(request));
-    if (!parsed.success) throw validationError(parsed.error);
-    const { name, scopes, expiresAt } = parsed.data;
+    const { name, scopes, expiresAt } = parseInput(CreateKeyInput, decodeJsonBody(request));
     const result = await createKey(request.server.butik.runtime.db, {
       name, scopes, expiresAt: expiresAt ? new Date(expiresAt) : undefined,
     });
@@ -58,10 +57,17 @@ export function registerKeysRoutes(app: FastifyInstance): void {
   app.get('/api/v1/keys', route(async (request) => ({ status: 200, result: await listKeys(request.server.butik.runtime.db) })));
   app.post('/api/v1/keys/:id/rotate', route(async (request) => ({
     status: 200,
-    result: await rotateKey(request.server.butik.runtime.db, request.params.id, request.server.butik.gate.authenticator.forget),
+    result: await rotateKey(request.server.butik.runtime.db, keyId(request), request.server.butik.gate.authenticator.forget),
   })));
   app.delete('/api/v1/keys/:id', route(async (request) => {
     const { runtime: { db, clock }, gate } = request.server.butik;
-    return { status: 200, result: await revokeKey(db, request.params.id, clock(), gate.authenticator.forget) };
+    return { status: 200, result: await revokeKey(db, keyId(request), clock(), gate.authenticator.forget) };
   }));
+}
+
+/** An id the database could not even compare (a NUL, half a surrogate) names no key. */
+function keyId(request: FastifyRequest<{ Params: { id: string } }>): string {
+  const { id } = request.params;
+  if (unstorableTextErrors(id).length > 0) throw new ToolError('not_found', 'No API key has this id: it contains characters no id can hold.');
+  return id;
 }
