@@ -4,6 +4,7 @@ import { resolveMasterKey } from './access/master-key.ts';
 import { resolveBaseUrl } from './config.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { errorForLog } from './db/errors.ts';
 import type { Database } from './db/client.ts';
 import { seedDemoStore } from './seed/demo.ts';
 import { purgeIdempotencyKeys, releaseOrphanedClaims } from './access/idempotency.ts';
@@ -55,7 +56,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   open();
   // CONTRACT §10 keeps idempotency keys at least 24 h; older ones are dropped in the background.
   const purge = setInterval(() => {
-    purgeIdempotencyKeys(database.db, new Date()).catch((error: unknown) => app.log.warn({ err: error }, 'idempotency purge failed'));
+    purgeIdempotencyKeys(database.db, new Date()).catch((error: unknown) => app.log.warn({ err: errorForLog(error) }, 'idempotency purge failed'));
   }, PURGE_INTERVAL_MS);
   purge.unref();
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -67,7 +68,20 @@ export async function startServer(config: Config): Promise<RunningServer> {
     url: `http://${host}:${port}`,
     close: () => {
       clearInterval(purge);
-      return (closing ??= app.close().then(() => database.close()));
+      return (closing ??= closeWithin(app, config.shutdownGraceMs).then(() => database.close()));
     },
   };
+}
+
+/**
+ * Stops accepting, lets in-flight requests finish, and after the grace period cuts whatever connections
+ * remain (a slow client sending one byte every few seconds would otherwise hold the process open).
+ */
+async function closeWithin(app: FastifyInstance, graceMs: number): Promise<void> {
+  const cut = setTimeout(() => app.server.closeAllConnections(), graceMs);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(cut);
+  }
 }

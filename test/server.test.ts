@@ -148,8 +148,10 @@ describe('butik serve (spawned)', () => {
         await post(url, 'products.search', {}, { authorization: 'Basic dXNlcjpodW50ZXIy' }),
         // Refused by the router before any hook runs; still one line.
         await post(url, '%E0%A4%A', {}),
+        // A key pasted into the query string never reaches the log.
+        await post(url, `products.search?token=${masterKey}&api_key=${badKey}&page=2`, {}),
       ];
-      expect(calls.map((call) => call.status)).toEqual([200, 200, 401, 200, 404]);
+      expect(calls.map((call) => call.status)).toEqual([200, 200, 401, 200, 404, 200]);
       expect(calls[0]?.body.result.length).toBeGreaterThan(0);
 
       child.kill('SIGTERM');
@@ -160,6 +162,8 @@ describe('butik serve (spawned)', () => {
         expect(requestLines, call.requestId).toHaveLength(1);
         expect(requestLines[0]).toMatchObject({ method: 'POST', statusCode: call.status });
       }
+      expect(lines.find((line) => line.reqId === calls[5]?.requestId)?.url)
+        .toBe('/api/v1/tools/products.search?token=[redacted]&api_key=[redacted]&page=2');
       expect(lines.some((line) => line.msg === 'shutting down')).toBe(true);
       const everything = lines.map((line) => JSON.stringify(line)).join('\n') + stderr;
       for (const secret of [masterKey, badKey, 'dXNlcjpodW50ZXIy', 'Bearer', 'Basic ']) expect(everything).not.toContain(secret);

@@ -4,6 +4,7 @@ import { admit } from '../access/admit.ts';
 import { createKey, listKeys, revokeKey, rotateKey } from '../access/api-keys.ts';
 import { rateLimitHeaders } from '../access/rate-limit.ts';
 import { Scope } from '../access/scopes.ts';
+import { errorForLog } from '../db/errors.ts';
 import { asToolError } from '../errors/to-problem.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { Timestamp } from '../schema/common.ts';
@@ -42,7 +43,7 @@ export function registerKeysRoutes(app: FastifyInstance): void {
       return reply.code(status).headers(headers).send({ ok: true, result });
     } catch (error) {
       const toolError = asToolError(error);
-      if (!(error instanceof ToolError)) request.log.error({ err: error }, 'key management failed');
+      if (!(error instanceof ToolError)) request.log.error({ err: errorForLog(error) }, 'key management failed');
       return sendProblem(request, reply, toolError, headers);
     }
   };

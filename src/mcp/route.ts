@@ -56,6 +56,8 @@ export function registerMcpRoutes(app: FastifyInstance): void {
     const authInfo = authInfoFor(admission.actor);
     callers.set(authInfo, { runtime: butik.runtime, actor: admission.actor, requestId: request.id, log: request.log });
     const response = await handler.fetch(toWebRequest(request, reply, butik.baseUrl), { authInfo });
+    // The SDK marks streams no-cache; tool answers may hold private data, so nothing may store them.
+    response.headers.set('cache-control', 'no-store, no-transform');
     return reply.headers(headers).send(response);
   });
 
