@@ -1,1 +1,0 @@
-ALTER TABLE "idempotency_keys" ADD COLUMN "lease_until" timestamp with time zone;
