@@ -19,9 +19,12 @@ export type RateLimitState = {
  */
 export type RateLimitStore = 'memory' | 'redis' | 'degraded';
 
-/** A counter store: one rate-limiter-flexible limiter per policy, plus its connection's life cycle. */
+/** What the policies need of a limiter: rate-limiter-flexible's consume. */
+export type Counter = Pick<RateLimiterAbstract, 'consume'>;
+
+/** A counter store: one counter per policy, plus its connection's life cycle. */
 export type RateLimitBackend = {
-  limiterFor(policy: PolicyName, quota: number): RateLimiterAbstract;
+  limiterFor(policy: PolicyName, quota: number): Counter;
   store(): RateLimitStore;
   /** Resolves once the store answers; rejects when it cannot be reached in time. */
   ready(): Promise<void>;
