@@ -2,6 +2,7 @@ import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Gate } from './access/admit.ts';
 import { createAuthenticator } from './access/authenticate.ts';
+import { localKeyInvalidation, redisKeyInvalidation } from './access/key-invalidation.ts';
 import { rateLimiterFromConfig } from './access/rate-limit-config.ts';
 import type { RateLimiter } from './access/rate-limit.ts';
 import type { Config } from './config.ts';
@@ -86,6 +87,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const clock = options.clock ?? (() => new Date());
   const runtime: ToolRuntime = { db: database.db, log: app.log, clock, baseUrl };
   const limiter = options.limiter ?? rateLimiterFromConfig(config, app.log);
+  const invalidation = config.redisUrl
+    ? redisKeyInvalidation({ url: config.redisUrl, prefix: config.redisPrefix, log: app.log })
+    : localKeyInvalidation;
   const services: Services = {
     config,
     database,
@@ -93,7 +97,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     runtime,
     gate: {
       limiter,
-      authenticator: createAuthenticator({ db: database.db, masterKey: options.masterKey, clock, log: app.log }),
+      authenticator: createAuthenticator({ db: database.db, masterKey: options.masterKey, clock, log: app.log, invalidation }),
     },
     get baseUrl() { return baseUrl; },
   };
@@ -115,7 +119,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
   app.addHook('onResponse', async (request, reply) => logRequest(request, reply));
   app.addHook('onClose', async () => {
-    await limiter.close();
+    await Promise.all([limiter.close(), invalidation.close()]);
   });
 
   acceptRawBodies(app);

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { z } from 'zod';
 import { createKey, listKeys, revokeKey, rotateKey } from './access/api-keys.ts';
+import { localKeyInvalidation, redisKeyInvalidation } from './access/key-invalidation.ts';
 import { SCOPES } from './access/scopes.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { CreateKeyInput } from './http/keys-route.ts';
@@ -95,7 +96,14 @@ function parseKeysCommand(args: string[]): KeysCommand {
 
 async function keys(args: string[]): Promise<void> {
   const command = parseKeysCommand(args);
-  const database = await openConfiguredDatabase(loadConfig());
+  const config = loadConfig();
+  const database = await openConfiguredDatabase(config);
+  // Running servers drop a rotated or revoked key from their caches at once when they share a Redis.
+  const invalidation = config.redisUrl
+    ? redisKeyInvalidation({ url: config.redisUrl, prefix: config.redisPrefix, log: cliLog })
+    : localKeyInvalidation;
+  const announced: Array<Promise<void>> = [];
+  const changed = (keyId: string) => { announced.push(invalidation.publish(keyId)); };
   try {
     switch (command.action) {
       case 'create': {
@@ -109,17 +117,25 @@ async function keys(args: string[]): Promise<void> {
         console.log(JSON.stringify(await listKeys(database.db), null, 2));
         return;
       case 'rotate':
-        console.log(JSON.stringify(await rotateKey(database.db, command.id), null, 2));
+        console.log(JSON.stringify(await rotateKey(database.db, command.id, changed), null, 2));
         console.error('Store the new key now: it is shown only once; the old one no longer works.');
         return;
       case 'revoke':
-        console.log(JSON.stringify(await revokeKey(database.db, command.id, new Date()), null, 2));
+        console.log(JSON.stringify(await revokeKey(database.db, command.id, new Date(), changed), null, 2));
         return;
     }
   } finally {
+    await Promise.all(announced);
+    await invalidation.close();
     await database.close();
   }
 }
+
+const cliLog = {
+  info: () => {},
+  warn: (_object: object, message?: string) => console.error(message ?? ''),
+  error: (_object: object, message?: string) => console.error(message ?? ''),
+};
 
 class UsageError extends Error {}
 

@@ -6,6 +6,8 @@ import { apiKeys } from '../db/schema.ts';
 import type { Log } from '../tools/context.ts';
 import type { Actor } from './actor.ts';
 import { KEY_PATTERN, hashSecret } from './api-keys.ts';
+import { localKeyInvalidation } from './key-invalidation.ts';
+import type { KeyInvalidation } from './key-invalidation.ts';
 import { Scope } from './scopes.ts';
 
 export type Credentials =
@@ -30,8 +32,9 @@ export function readCredentials(header: string | undefined): Credentials {
 export type Authenticator = {
   authenticate(token: string): Promise<Authentication>;
   /**
-   * Drops what the cache knows about a key, so a rotation or revocation made through this instance takes
-   * effect at once here. Other instances see it when their entry expires (KEY_CACHE_TTL_MS).
+   * Drops what the cache knows about a key, here and (through `invalidation`) on every other instance, so a
+   * rotation or revocation takes effect at once. Without a shared channel, other instances see it when their
+   * entry expires (KEY_CACHE_TTL_MS).
    */
   forget(keyId: string): void;
 };
@@ -61,14 +64,22 @@ export function createAuthenticator(options: {
   clock: () => Date;
   log: Log;
   cacheTtlMs?: number;
+  invalidation?: KeyInvalidation;
 }): Authenticator {
   const masterHash = Buffer.from(hashSecret(options.masterKey), 'hex');
   const ttl = options.cacheTtlMs ?? KEY_CACHE_TTL_MS;
   const lastUsedWritten = new Map<string, number>();
   /** By secret hash. Only keys that exist are cached: an unknown token never takes memory. */
   const cache = new Map<string, Cached>();
-  /** Bumped by forget(): a lookup that started before a rotation or revocation must not cache what it read. */
+  /** Bumped by drop(): a lookup that started before a rotation or revocation must not cache what it read. */
   let generation = 0;
+  const invalidation = options.invalidation ?? localKeyInvalidation;
+
+  function drop(keyId: string): void {
+    generation += 1;
+    for (const [hash, entry] of cache) if (entry.row.id === keyId) cache.delete(hash);
+  }
+  invalidation.subscribe(drop);
 
   function touch(keyId: string, now: Date): void {
     const previous = lastUsedWritten.get(keyId) ?? 0;
@@ -110,8 +121,8 @@ export function createAuthenticator(options: {
       return { ok: true, actor: { kind: 'key', keyId: row.id, name: row.name, scopes: found.scopes } };
     },
     forget(keyId) {
-      generation += 1;
-      for (const [hash, entry] of cache) if (entry.row.id === keyId) cache.delete(hash);
+      drop(keyId);
+      void invalidation.publish(keyId);
     },
   };
 }
