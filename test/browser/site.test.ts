@@ -15,11 +15,21 @@ let t: TestApp | undefined;
 let browser: Browser | undefined;
 let origin = '';
 
+/**
+ * Without Debian's chromium a developer's `npm test` skips these with one line saying how to get it; CI
+ * installs it (test/browser/ensure-chromium.sh), so there a missing browser fails the run instead of
+ * leaving the public pages untested.
+ */
+const MISSING = !existsSync(CHROMIUM);
+if (MISSING && process.env.CI) {
+  throw new Error(`${CHROMIUM} is missing on CI: run test/browser/ensure-chromium.sh (as root) before the suite.`);
+}
+if (MISSING) {
+  console.warn(`browser tests skipped: ${CHROMIUM} is missing; install it with "sudo apt-get install chromium" (Debian/Ubuntu).`);
+}
+
 beforeAll(async () => {
-  // A missing browser is a broken test machine, not a reason to skip: the public pages would go untested.
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: run test/browser/ensure-chromium.sh (as root) before the browser tests.`);
-  }
+  if (MISSING) return;
   mkdirSync(ARTIFACTS, { recursive: true });
   t = await createTestApp();
   await t.app.listen({ host: '127.0.0.1', port: 0 });
@@ -57,7 +67,7 @@ async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
 
-describe('public pages in a browser', () => {
+describe.skipIf(MISSING)('public pages in a browser', () => {
   it('shows the published offerings in navOrder, without the draft', async () => {
     const page = await open('/services', { width: 1280, height: 900 });
     try {
