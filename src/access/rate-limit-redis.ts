@@ -57,6 +57,17 @@ export function redisBackend(options: RedisBackendOptions): RateLimitBackend {
             return insurance.consume(subject, points);
           }
         },
+        async reward(subject: string | number, points?: number) {
+          if (!circuit.allows()) return insurance.reward(subject, points);
+          try {
+            const res = await shared.reward(subject, points);
+            circuit.succeeded();
+            return res;
+          } catch {
+            circuit.failed();
+            return insurance.reward(subject, points);
+          }
+        },
       };
     },
     store: () => (redis.isReady() && !circuit.isOpen() ? 'redis' : 'degraded'),
