@@ -1,4 +1,5 @@
 import Fastify, { LogController } from 'fastify';
+import pinoPretty from 'pino-pretty';
 import type { FastifyInstance } from 'fastify';
 import type { Gate } from './access/admit.ts';
 import { createAuthenticator } from './access/authenticate.ts';
@@ -60,6 +61,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     logger: options.logger === false ? false : {
       level: config.logLevel,
       redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
+      ...(config.logFormat === 'pretty' ? { stream: pinoPretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss' }) } : {}),
     },
     // One JSON line per request, written by the onResponse hook below (CONTRACT §1).
     logController: new LogController({ disableRequestLogging: true }),

@@ -20,6 +20,9 @@ Configuration comes from the environment (README, "Configuration").`;
 
 async function serve(): Promise<void> {
   const server = await startServer(loadConfig());
+  // One line for people, on stderr so that stdout stays pure JSON log lines.
+  const base = server.app.butik.baseUrl;
+  console.error(`Butik ready at ${base}  docs: ${base}/docs  master key: ${server.masterKeySource}`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

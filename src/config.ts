@@ -36,6 +36,7 @@ const Env = z.object({
   BUTIK_DB_STATEMENT_TIMEOUT_MS: WholeNumber.pipe(z.int().min(100).max(3_600_000)).default(15_000),
   BUTIK_DB_ACQUIRE_TIMEOUT_MS: WholeNumber.pipe(z.int().min(100).max(600_000)).default(5_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
 });
 
 export type Config = {
@@ -61,6 +62,8 @@ export type Config = {
   /** SIGTERM: in-flight requests get this long to finish before the remaining connections are cut. */
   shutdownGraceMs: number;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
+  /** json: one JSON line per event, for log shippers; pretty: coloured lines for people at a terminal. */
+  logFormat: 'json' | 'pretty';
 };
 
 export class ConfigError extends Error {}
@@ -90,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     http: { requestTimeoutMs: e.BUTIK_REQUEST_TIMEOUT_MS, headersTimeoutMs: e.BUTIK_HEADERS_TIMEOUT_MS },
     shutdownGraceMs: e.BUTIK_SHUTDOWN_GRACE_MS,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
   };
 }
 

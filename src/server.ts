@@ -11,7 +11,14 @@ import { purgeIdempotencyKeys, releaseOrphanedClaims } from './access/idempotenc
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
-export type RunningServer = { app: FastifyInstance; database: Database; url: string; close(): Promise<void> };
+export type RunningServer = {
+  app: FastifyInstance;
+  database: Database;
+  url: string;
+  /** Where the master key comes from: the file it was generated into, or the environment. */
+  masterKeySource: string;
+  close(): Promise<void>;
+};
 
 export async function openConfiguredDatabase(config: Config): Promise<Database> {
   const database = await openDatabase({
@@ -66,6 +73,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     app,
     database,
     url: `http://${host}:${port}`,
+    masterKeySource: master.generatedAt ?? 'BUTIK_MASTER_KEY',
     close: () => {
       clearInterval(purge);
       return (closing ??= closeWithin(app, config.shutdownGraceMs).then(() => database.close()));
