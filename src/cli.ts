@@ -4,7 +4,7 @@ import { createKey, listKeys, revokeKey, rotateKey } from './access/api-keys.ts'
 import { localKeyInvalidation, redisKeyInvalidation } from './access/key-invalidation.ts';
 import { SCOPES } from './access/scopes.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { CreateKeyInput } from './http/keys-route.ts';
+import { CreateKeyInput } from './schema/api-key.ts';
 import { openConfiguredDatabase, startServer } from './server.ts';
 
 const USAGE = `Usage: butik <command>

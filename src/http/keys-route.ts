@@ -1,24 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { admit } from '../access/admit.ts';
 import { createKey, listKeys, revokeKey, rotateKey } from '../access/api-keys.ts';
 import { rateLimitHeaders } from '../access/rate-limit.ts';
-import { Scope } from '../access/scopes.ts';
 import { errorForLog } from '../db/errors.ts';
 import { asToolError } from '../errors/to-problem.ts';
 import { ToolError } from '../errors/tool-error.ts';
-import { Timestamp } from '../schema/common.ts';
+import { CreateKeyInput } from '../schema/api-key.ts';
 import { unstorableTextErrors } from '../schema/storable-text.ts';
 import { parseInput } from '../tools/invoke.ts';
 import { decodeJsonBody } from './json-body.ts';
 import { sendProblem } from './problem-reply.ts';
-
-export const CreateKeyInput = z.strictObject({
-  name: z.string().trim().min(1).max(100),
-  scopes: z.array(Scope).min(1),
-  // A key born expired would be shown once and never work.
-  expiresAt: Timestamp.refine((value) => Date.parse(value) > Date.now(), 'must lie in the future').optional(),
-});
 
 type Handler = (request: FastifyRequest<{ Params: { id: string } }>) => Promise<{ status: number; result: unknown }>;
 

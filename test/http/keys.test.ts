@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys } from '../../src/db/schema.ts';
+import { IssuedKey, KeyRecord, RevokedKey } from '../../src/schema/api-key.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { CallResult, TestApp } from '../helpers/app.ts';
 import { createCategory, master } from '../helpers/fixtures.ts';
@@ -43,6 +44,16 @@ async function listed(id: string) {
   const response = await keysRequest('GET', '/api/v1/keys', { key: master.key });
   return (response.body.result as Array<Record<string, unknown>>).find((entry) => entry.id === id);
 }
+
+describe('the documented shapes', () => {
+  it('answers create, list, rotate and revoke exactly as the OpenAPI document describes them', async () => {
+    const created = await keysRequest('POST', '/api/v1/keys', { key: master.key, body: { name: 'Shapes', scopes: ['catalog:read'] } });
+    const issued = IssuedKey.parse(created.body.result);
+    KeyRecord.array().parse((await keysRequest('GET', '/api/v1/keys', { key: master.key })).body.result);
+    IssuedKey.parse((await keysRequest('POST', `/api/v1/keys/${issued.id}/rotate`, { key: master.key })).body.result);
+    RevokedKey.parse((await keysRequest('DELETE', `/api/v1/keys/${issued.id}`, { key: master.key })).body.result);
+  });
+});
 
 describe('POST /api/v1/keys', () => {
   it('creates a key with 201 and shows the secret once', async () => {
