@@ -60,7 +60,8 @@ describe('a deprecated tool (SPEC §9)', () => {
     expect(document.status).toBe(200);
     const paths: Record<string, { post: { deprecated?: boolean; operationId: string } }> = document.body.paths;
     expect(paths['/api/v1/tools/legacy.echo']?.post).toMatchObject({ deprecated: true, operationId: 'invoke_legacy_echo' });
-    const marked = Object.entries(paths).filter(([, item]) => item.post.deprecated !== undefined).map(([path]) => path);
+    const marked = Object.entries(paths).filter(([path, item]) => path.startsWith('/api/v1/tools/') && item.post.deprecated !== undefined)
+      .map(([path]) => path);
     expect(marked).toEqual(['/api/v1/tools/legacy.echo']);
   });
 
