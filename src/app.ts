@@ -16,6 +16,8 @@ import { registerToolsRoute } from './http/tools-route.ts';
 import { registerDiscoveryRoutes } from './http/discovery.ts';
 import { registerMcpRoutes } from './mcp/route.ts';
 import { registerSiteRoutes } from './site/routes.ts';
+import { registerOAuthRoutes } from './oauth/routes.ts';
+import { createOAuthServer } from './oauth/server.ts';
 import type { AnyTool } from './tools/define-tool.ts';
 import type { ToolRuntime } from './tools/invoke.ts';
 import { ALL_TOOLS, buildRegistry } from './tools/registry.ts';
@@ -72,6 +74,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const clock = options.clock ?? (() => new Date());
   const runtime: ToolRuntime = { db: database.db, log: app.log, clock, baseUrl };
   const limiter = options.limiter ?? rateLimiterFromConfig(config, app.log);
+  const oauth = createOAuthServer({ db: database.db, baseUrl: () => baseUrl, trustProxy: config.trustProxy });
   const services: Services = {
     config,
     database,
@@ -79,7 +82,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
     runtime,
     gate: {
       limiter,
-      authenticator: createAuthenticator({ db: database.db, masterKey: options.masterKey, clock, log: app.log }),
+      authenticator: createAuthenticator({
+        db: database.db, masterKey: options.masterKey, clock, log: app.log, verifyOAuthToken: oauth.verify,
+      }),
     },
     get baseUrl() { return baseUrl; },
   };
@@ -106,6 +111,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   registerMcpRoutes(app);
   registerDiscoveryRoutes(app);
   registerSiteRoutes(app);
+  registerOAuthRoutes(app, oauth, options.masterKey);
   return app;
 }
 

@@ -1,13 +1,18 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { problemFor } from '../errors/to-problem.ts';
 import type { ToolError } from '../errors/tool-error.ts';
+import { resourceMetadataUrl } from '../oauth/routes.ts';
 
 export const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
 
-/** WWW-Authenticate of CONTRACT §4 for 401 and 403. */
-export function challengeFor(error: ToolError): string | undefined {
+/**
+ * WWW-Authenticate of CONTRACT §4 for 401 and 403. A 401 also names the RFC 9728 resource metadata, so an
+ * OAuth client (MCP authorization spec) can discover the authorization server; CONTRACT's parameters stay first.
+ */
+export function challengeFor(error: ToolError, baseUrl: string): string | undefined {
   if (error.code === 'unauthorized') {
-    return error.extras.invalidToken ? 'Bearer realm="butik", error="invalid_token"' : 'Bearer realm="butik"';
+    const base = error.extras.invalidToken ? 'Bearer realm="butik", error="invalid_token"' : 'Bearer realm="butik"';
+    return `${base}, resource_metadata="${resourceMetadataUrl(baseUrl)}"`;
   }
   if (error.code === 'insufficient_scope') {
     return `Bearer realm="butik", error="insufficient_scope", scope="${error.extras.scope ?? ''}"`;
@@ -28,7 +33,7 @@ export function sendProblem(
   headers: Record<string, string> = {},
 ): FastifyReply {
   const { status, body } = problemBody(error, request.server.butik.baseUrl, request.id);
-  const challenge = challengeFor(error);
+  const challenge = challengeFor(error, request.server.butik.baseUrl);
   reply.code(status).headers(headers).header('content-type', PROBLEM_JSON);
   if (challenge) reply.header('www-authenticate', challenge);
   if (error.extras.retryAfter !== undefined) reply.header('retry-after', String(error.extras.retryAfter));
