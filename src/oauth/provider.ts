@@ -27,7 +27,8 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
     adapter: adapterFor(options.db),
     jwks: { keys: [secrets.signingKey] },
     cookies: { keys: secrets.cookieKeys },
-    scopes: [...SCOPES],
+    // The shop's scopes are resource scopes of /api/mcp (getResourceServerInfo below), not OpenID scopes.
+    scopes: ['openid', 'offline_access'],
     claims: { openid: ['sub'] },
     responseTypes: ['code'],
     pkce: { required: () => true },
@@ -35,6 +36,7 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
+      id_token_signed_response_alg: 'ES256',
     },
     features: {
       devInteractions: { enabled: false },

@@ -96,7 +96,12 @@ export function registerOAuthRoutes(app: FastifyInstance, oauth: OAuthServer, ma
       return parsed.success ? [parsed.data] : [];
     });
     const grant = new provider.Grant({ accountId: OWNER_ACCOUNT, clientId: String((await provider.interactionDetails(request.raw, reply.raw)).params.client_id) });
-    grant.addResourceScope(mcpResource(app.butik.baseUrl), chosen.join(' '));
+    const resource = mcpResource(app.butik.baseUrl);
+    grant.addResourceScope(resource, chosen.join(' '));
+    // Requested but unticked scopes are refused explicitly, so the token carries fewer scopes instead of the
+    // provider asking for consent again.
+    const refused = view.requested.filter((scope) => !chosen.includes(scope));
+    if (refused.length > 0) grant.rejectResourceScope(resource, refused.join(' '));
     const grantId = await grant.save();
     reply.hijack();
     await provider.interactionFinished(request.raw, reply.raw,
