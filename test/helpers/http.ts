@@ -53,6 +53,8 @@ export function expectValidation(response: CallResult, paths: string[]): void {
   expect([...new Set(errors.map((e) => e.path))].sort()).toEqual([...paths].sort());
 }
 
-export const CHALLENGE = 'Bearer realm="butik"';
-export const INVALID_TOKEN_CHALLENGE = 'Bearer realm="butik", error="invalid_token"';
+/** CONTRACT §4's parameters, then the RFC 9728 metadata address OAuth clients discover the server from. */
+const RESOURCE_METADATA = 'resource_metadata="http://butik.test/.well-known/oauth-protected-resource/api/mcp"';
+export const CHALLENGE = `Bearer realm="butik", ${RESOURCE_METADATA}`;
+export const INVALID_TOKEN_CHALLENGE = `Bearer realm="butik", error="invalid_token", ${RESOURCE_METADATA}`;
 export const scopeChallenge = (scope: string) => `Bearer realm="butik", error="insufficient_scope", scope="${scope}"`;

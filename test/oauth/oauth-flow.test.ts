@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, sql } from 'drizzle-orm';
+import { oauthRecords } from '../../src/db/schema.ts';
 import { MASTER_KEY, createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 
@@ -120,6 +122,27 @@ describe('OAuth 2.1 for MCP connectors', () => {
     const after = await callTool(renewed, 'orders.list');
     expect(after.status).toBe(401);
     expect(after.body.code).toBe('unauthorized');
+  });
+
+  it('answers 401 to expired and wrong-audience tokens', async () => {
+    const flow = await authorize(['orders:read'], { key: MASTER_KEY, scopes: ['orders:read'] });
+    const issued = await tokens({
+      grant_type: 'authorization_code', code: flow.callback?.searchParams.get('code') ?? '', code_verifier: flow.verifier,
+      client_id: flow.client.client_id, redirect_uri: 'http://127.0.0.1:9/callback', resource: `${base}/api/mcp`,
+    });
+    const access = issued.body.access_token ?? '';
+    expect((await callTool(access, 'orders.list')).status).toBe(200);
+    await t.database.db.update(oauthRecords)
+      .set({ payload: sql`jsonb_set(${oauthRecords.payload}, '{aud}', '"https://elsewhere.example/api/mcp"')` })
+      .where(and(eq(oauthRecords.model, 'AccessToken'), eq(oauthRecords.id, access)));
+    const foreign = await callTool(access, 'orders.list');
+    expect(foreign.status).toBe(401);
+    expect(foreign.body.detail).toContain('another resource');
+    await t.database.db.update(oauthRecords).set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(and(eq(oauthRecords.model, 'AccessToken'), eq(oauthRecords.id, access)));
+    const expired = await callTool(access, 'orders.list');
+    expect(expired.status).toBe(401);
+    expect(expired.challenge).toContain('error="invalid_token"');
   });
 
   it('refuses the consent with a wrong master key', async () => {
