@@ -27,8 +27,9 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
     adapter: adapterFor(options.db),
     jwks: { keys: [secrets.signingKey] },
     cookies: { keys: secrets.cookieKeys },
-    // The shop's scopes are resource scopes of /api/mcp (getResourceServerInfo below), not OpenID scopes.
-    scopes: ['openid', 'offline_access'],
+    // The shop's scopes are resource scopes of /api/mcp (getResourceServerInfo below); they are listed here too
+    // because MCP clients put them into their registration's `scope`, which is checked against this list.
+    scopes: ['openid', 'offline_access', ...SCOPES],
     claims: { openid: ['sub'] },
     responseTypes: ['code'],
     pkce: { required: () => true },

@@ -102,6 +102,12 @@ export function registerOAuthRoutes(app: FastifyInstance, oauth: OAuthServer, ma
     // provider asking for consent again.
     const refused = view.requested.filter((scope) => !chosen.includes(scope));
     if (refused.length > 0) grant.rejectResourceScope(resource, refused.join(' '));
+    // The same names are OpenID-level scopes to the provider as well (provider.ts), so they are granted there too.
+    // openid and offline_access (asked for by clients that want refresh tokens) come with any approval.
+    const requestedRaw = String((await provider.interactionDetails(request.raw, reply.raw)).params.scope ?? '').split(' ');
+    const protocolScopes = requestedRaw.filter((scope) => scope === 'openid' || scope === 'offline_access');
+    grant.addOIDCScope([...protocolScopes, ...chosen].join(' '));
+    if (refused.length > 0) grant.rejectOIDCScope(refused.join(' '));
     const grantId = await grant.save();
     reply.hijack();
     await provider.interactionFinished(request.raw, reply.raw,
