@@ -1,7 +1,7 @@
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { loadCatalog } from './catalog.ts';
+import { CATALOG } from './catalog.ts';
 import { auditCheckout, prepareCheckout } from './checkout.ts';
 import { benchDatabaseUrl, prepareDatabase } from './database.ts';
 import { startLoadGenerator } from './load.ts';
@@ -80,7 +80,7 @@ async function postgresVersion(url: string): Promise<string> {
 
 async function main(): Promise<number> {
   const started = performance.now();
-  const catalog = await loadCatalog();
+  const catalog = CATALOG;
   const url = benchDatabaseUrl(profile.database);
   await prepareDatabase(url);
   const seed = { products: profile.products, orders: profile.orders };

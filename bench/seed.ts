@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { loadCatalog } from './catalog.ts';
+import { CATALOG } from './catalog.ts';
 import { benchDatabaseUrl, prepareDatabase } from './database.ts';
 import { seedCatalog } from './seed-catalog.ts';
 
@@ -27,6 +27,6 @@ const url = values['database-url'] ?? benchDatabaseUrl('butik_bench');
 
 const started = performance.now();
 await prepareDatabase(url);
-await seedCatalog(url, await loadCatalog(), { products, orders });
+await seedCatalog(url, CATALOG, { products, orders });
 process.stderr.write(`seeded ${new URL(url).pathname.slice(1)}: ${products} products, ${orders} orders in `
   + `${((performance.now() - started) / 1000).toFixed(1)}s\n`);

@@ -1,13 +1,18 @@
 import Fastify, { LogController } from 'fastify';
+import pinoPretty from 'pino-pretty';
 import type { FastifyInstance } from 'fastify';
 import type { Gate } from './access/admit.ts';
 import { createAuthenticator } from './access/authenticate.ts';
+import { localKeyInvalidation, redisKeyInvalidation } from './access/key-invalidation.ts';
 import { rateLimiterFromConfig } from './access/rate-limit-config.ts';
 import type { RateLimiter } from './access/rate-limit.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/error-handler.ts';
+import { clientErrorHandler } from './http/client-errors.ts';
 import { registerHealthRoutes } from './http/health.ts';
+import { sendProblem } from './http/problem-reply.ts';
+import { ToolError } from './errors/tool-error.ts';
 import { acceptRawBodies, BODY_LIMIT } from './http/json-body.ts';
 import { registerKeysRoutes } from './http/keys-route.ts';
 import { registerOpenApiRoute } from './http/openapi-route.ts';
@@ -58,6 +63,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     logger: options.logger === false ? false : {
       level: config.logLevel,
       redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
+      ...(config.logFormat === 'pretty' ? { stream: pinoPretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss' }) } : {}),
     },
     // One JSON line per request, written by the onResponse hook below (CONTRACT §1).
     logController: new LogController({ disableRequestLogging: true }),
@@ -68,6 +74,17 @@ export function buildApp(options: AppOptions): FastifyInstance {
     trustProxy: config.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     genReqId: () => crypto.randomUUID(),
     frameworkErrors: answerFrameworkError,
+    // Slow clients (one byte every few seconds) are cut off: the headers and then the whole request must
+    // arrive in time, checked every second; a socket silent for two minutes is closed.
+    requestTimeout: config.http.requestTimeoutMs,
+    connectionTimeout: 120_000,
+    http: {
+      headersTimeout: Math.min(config.http.headersTimeoutMs, config.http.requestTimeoutMs),
+      connectionsCheckingInterval: 1_000,
+    },
+    clientErrorHandler: clientErrorHandler(() => baseUrl, { debug: (object, message) => app.log.debug(object, message) }),
+    // While closing, new requests get the problem answer of the hook below instead of Fastify's own body.
+    return503OnClosing: false,
   });
 
   let baseUrl = options.baseUrl ?? config.baseUrl ?? `http://${config.host}:${config.port}`;
@@ -75,6 +92,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const runtime: ToolRuntime = { db: database.db, log: app.log, clock, baseUrl };
   const limiter = options.limiter ?? rateLimiterFromConfig(config, app.log);
   const oauth = createOAuthServer({ db: database.db, baseUrl: () => baseUrl, trustProxy: config.trustProxy });
+  const invalidation = config.redisUrl
+    ? redisKeyInvalidation({ url: config.redisUrl, prefix: config.redisPrefix, log: app.log })
+    : localKeyInvalidation;
   const services: Services = {
     config,
     database,
@@ -83,7 +103,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     gate: {
       limiter,
       authenticator: createAuthenticator({
-        db: database.db, masterKey: options.masterKey, clock, log: app.log, verifyOAuthToken: oauth.verify,
+        db: database.db, masterKey: options.masterKey, clock, log: app.log, invalidation, verifyOAuthToken: oauth.verify,
       }),
     },
     get baseUrl() { return baseUrl; },
@@ -94,12 +114,19 @@ export function buildApp(options: AppOptions): FastifyInstance {
     runtime.baseUrl = url;
   });
 
+  let closing = false;
+  app.addHook('preClose', async () => { closing = true; });
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+    reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
+    if (isPrivateApiPath(request.url)) reply.header('cache-control', 'no-store');
+    if (closing) {
+      reply.header('connection', 'close');
+      return sendProblem(request, reply, new ToolError('service_unavailable', 'This instance is shutting down.', { retryAfter: 1 }));
+    }
   });
   app.addHook('onResponse', async (request, reply) => logRequest(request, reply));
   app.addHook('onClose', async () => {
-    await limiter.close();
+    await Promise.all([limiter.close(), invalidation.close()]);
   });
 
   acceptRawBodies(app);
@@ -113,6 +140,14 @@ export function buildApp(options: AppOptions): FastifyInstance {
   registerSiteRoutes(app);
   registerOAuthRoutes(app, oauth, options.masterKey);
   return app;
+}
+
+/**
+ * API answers may carry keys, orders and customer data: no cache keeps them. The OpenAPI document is the
+ * same for everyone and may be cached like the discovery documents and public pages.
+ */
+function isPrivateApiPath(url: string): boolean {
+  return url.startsWith('/api/') && !url.startsWith('/api/v1/openapi.json') && !url.startsWith('/api/mcp/server-card');
 }
 
 declare module 'fastify' {

@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
 import type { z } from 'zod';
 import { createKey, listKeys, revokeKey, rotateKey } from './access/api-keys.ts';
+import { localKeyInvalidation, redisKeyInvalidation } from './access/key-invalidation.ts';
 import { SCOPES } from './access/scopes.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { CreateKeyInput } from './http/keys-route.ts';
+import { CreateKeyInput } from './schema/api-key.ts';
 import { openConfiguredDatabase, startServer } from './server.ts';
 
 const USAGE = `Usage: butik <command>
@@ -19,6 +20,9 @@ Configuration comes from the environment (README, "Configuration").`;
 
 async function serve(): Promise<void> {
   const server = await startServer(loadConfig());
+  // One line for people, on stderr so that stdout stays pure JSON log lines.
+  const base = server.app.butik.baseUrl;
+  console.error(`Butik ready at ${base}  docs: ${base}/docs  master key: ${server.masterKeySource}`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -95,7 +99,14 @@ function parseKeysCommand(args: string[]): KeysCommand {
 
 async function keys(args: string[]): Promise<void> {
   const command = parseKeysCommand(args);
-  const database = await openConfiguredDatabase(loadConfig());
+  const config = loadConfig();
+  const database = await openConfiguredDatabase(config);
+  // Running servers drop a rotated or revoked key from their caches at once when they share a Redis.
+  const invalidation = config.redisUrl
+    ? redisKeyInvalidation({ url: config.redisUrl, prefix: config.redisPrefix, log: cliLog })
+    : localKeyInvalidation;
+  const announced: Array<Promise<void>> = [];
+  const changed = (keyId: string) => { announced.push(invalidation.publish(keyId)); };
   try {
     switch (command.action) {
       case 'create': {
@@ -109,17 +120,25 @@ async function keys(args: string[]): Promise<void> {
         console.log(JSON.stringify(await listKeys(database.db), null, 2));
         return;
       case 'rotate':
-        console.log(JSON.stringify(await rotateKey(database.db, command.id), null, 2));
+        console.log(JSON.stringify(await rotateKey(database.db, command.id, changed), null, 2));
         console.error('Store the new key now: it is shown only once; the old one no longer works.');
         return;
       case 'revoke':
-        console.log(JSON.stringify(await revokeKey(database.db, command.id, new Date()), null, 2));
+        console.log(JSON.stringify(await revokeKey(database.db, command.id, new Date(), changed), null, 2));
         return;
     }
   } finally {
+    await Promise.all(announced);
+    await invalidation.close();
     await database.close();
   }
 }
+
+const cliLog = {
+  info: () => {},
+  warn: (_object: object, message?: string) => console.error(message ?? ''),
+  error: (_object: object, message?: string) => console.error(message ?? ''),
+};
 
 class UsageError extends Error {}
 
@@ -139,9 +158,14 @@ export async function main(argv: string[]): Promise<void> {
         return await migrate();
       case 'keys':
         return await keys(args);
-      default:
+      case undefined:
+      case 'help':
+      case '--help':
         console.log(USAGE);
-        process.exitCode = command === undefined || command === 'help' || command === '--help' ? 0 : 2;
+        return;
+      default:
+        console.error(`unknown command "${command}"\n\n${USAGE}`);
+        process.exitCode = 2;
     }
   } catch (error) {
     if (error instanceof ConfigError || error instanceof UsageError) {

@@ -30,7 +30,13 @@ const Env = z.object({
   BUTIK_RATE_LIMITS: RateLimits.optional(),
   BUTIK_RATE_WINDOW_S: WholeNumber.pipe(z.int().min(1).max(86_400)).default(60),
   BUTIK_ALLOWED_ORIGINS: z.string().optional(),
+  BUTIK_REQUEST_TIMEOUT_MS: WholeNumber.pipe(z.int().min(1_000).max(600_000)).default(30_000),
+  BUTIK_HEADERS_TIMEOUT_MS: WholeNumber.pipe(z.int().min(1_000).max(600_000)).default(10_000),
+  BUTIK_SHUTDOWN_GRACE_MS: WholeNumber.pipe(z.int().min(0).max(600_000)).default(10_000),
+  BUTIK_DB_STATEMENT_TIMEOUT_MS: WholeNumber.pipe(z.int().min(100).max(3_600_000)).default(15_000),
+  BUTIK_DB_ACQUIRE_TIMEOUT_MS: WholeNumber.pipe(z.int().min(100).max(600_000)).default(5_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
 });
 
 export type Config = {
@@ -49,7 +55,15 @@ export type Config = {
   rateLimits: { anon: number; preauth: number; key: number };
   rateWindowSeconds: number;
   allowedOrigins: string[];
+  /** PostgreSQL only: how long one statement may run, and how long a request waits for a pooled connection. */
+  db: { statementTimeoutMs: number; acquireTimeoutMs: number };
+  /** Slow clients: a whole request must arrive within requestTimeoutMs, its headers within headersTimeoutMs. */
+  http: { requestTimeoutMs: number; headersTimeoutMs: number };
+  /** SIGTERM: in-flight requests get this long to finish before the remaining connections are cut. */
+  shutdownGraceMs: number;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
+  /** json: one JSON line per event, for log shippers; pretty: coloured lines for people at a terminal. */
+  logFormat: 'json' | 'pretty';
 };
 
 export class ConfigError extends Error {}
@@ -75,7 +89,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: { anon: 60, preauth: 120, key: 600, ...e.BUTIK_RATE_LIMITS },
     rateWindowSeconds: e.BUTIK_RATE_WINDOW_S,
     allowedOrigins: (e.BUTIK_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    db: { statementTimeoutMs: e.BUTIK_DB_STATEMENT_TIMEOUT_MS, acquireTimeoutMs: e.BUTIK_DB_ACQUIRE_TIMEOUT_MS },
+    http: { requestTimeoutMs: e.BUTIK_REQUEST_TIMEOUT_MS, headersTimeoutMs: e.BUTIK_HEADERS_TIMEOUT_MS },
+    shutdownGraceMs: e.BUTIK_SHUTDOWN_GRACE_MS,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
   };
 }
 

@@ -4,17 +4,31 @@ import { resolveMasterKey } from './access/master-key.ts';
 import { resolveBaseUrl } from './config.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { errorForLog } from './db/errors.ts';
 import type { Database } from './db/client.ts';
 import { seedDemoStore } from './seed/demo.ts';
-import { purgeIdempotencyKeys } from './access/idempotency.ts';
+import { purgeIdempotencyKeys, releaseOrphanedClaims } from './access/idempotency.ts';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
-export type RunningServer = { app: FastifyInstance; database: Database; url: string; close(): Promise<void> };
+export type RunningServer = {
+  app: FastifyInstance;
+  database: Database;
+  url: string;
+  /** Where the master key comes from: the file it was generated into, or the environment. */
+  masterKeySource: string;
+  close(): Promise<void>;
+};
 
 export async function openConfiguredDatabase(config: Config): Promise<Database> {
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    statementTimeoutMs: config.db.statementTimeoutMs,
+    acquireTimeoutMs: config.db.acquireTimeoutMs,
+  });
   await database.migrate();
+  if (database.kind === 'pglite') await releaseOrphanedClaims(database.db);
   return database;
 }
 
@@ -49,7 +63,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   open();
   // CONTRACT §10 keeps idempotency keys at least 24 h; older ones are dropped in the background.
   const purge = setInterval(() => {
-    purgeIdempotencyKeys(database.db, new Date()).catch((error: unknown) => app.log.warn({ err: error }, 'idempotency purge failed'));
+    purgeIdempotencyKeys(database.db, new Date()).catch((error: unknown) => app.log.warn({ err: errorForLog(error) }, 'idempotency purge failed'));
   }, PURGE_INTERVAL_MS);
   purge.unref();
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -59,9 +73,23 @@ export async function startServer(config: Config): Promise<RunningServer> {
     app,
     database,
     url: `http://${host}:${port}`,
+    masterKeySource: master.generatedAt ?? 'BUTIK_MASTER_KEY',
     close: () => {
       clearInterval(purge);
-      return (closing ??= app.close().then(() => database.close()));
+      return (closing ??= closeWithin(app, config.shutdownGraceMs).then(() => database.close()));
     },
   };
+}
+
+/**
+ * Stops accepting, lets in-flight requests finish, and after the grace period cuts whatever connections
+ * remain (a slow client sending one byte every few seconds would otherwise hold the process open).
+ */
+async function closeWithin(app: FastifyInstance, graceMs: number): Promise<void> {
+  const cut = setTimeout(() => app.server.closeAllConnections(), graceMs);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(cut);
+  }
 }

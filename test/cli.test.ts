@@ -125,6 +125,47 @@ describe('butik usage errors exit 2 before touching the database', () => {
     const help = await mainInProcess('help');
     expect(help.exitCode).toBe(0);
     expect(help.stdout).toMatch(/Usage: butik/);
-    expect((await mainInProcess('frobnicate')).exitCode).toBe(2);
+    const unknown = await mainInProcess('frobnicate');
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toMatch(/^unknown command "frobnicate"\n\nUsage: butik/);
   });
+
+  it('refuses a key that would be born expired', async () => {
+    const run = await mainInProcess('keys', 'create', '--name', 'x', '--scopes', 'catalog:read', '--expires', '2001-01-01T00:00:00Z');
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(/^--expires: must lie in the future\n?$/);
+  });
+});
+
+describe('butik says why it cannot open the database', () => {
+  it('names a refused PostgreSQL connection and exits 1', async () => {
+    const run = await runButik(['migrate'], { DATABASE_URL: 'postgres://postgres:secret-pw@127.0.0.1:1/butik', LOG_LEVEL: 'silent' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('cannot connect to PostgreSQL at 127.0.0.1:1: connection refused');
+    expect(run.stderr).not.toContain('secret-pw');
+    expect(run.stderr).not.toContain('Failed query');
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)('names a database that does not exist and how to create it', async () => {
+    const url = new URL(process.env.TEST_DATABASE_URL ?? '');
+    url.pathname = '/butik_no_such_database';
+    const run = await runButik(['keys', 'list'], { DATABASE_URL: url.toString(), LOG_LEVEL: 'silent' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('database "butik_no_such_database" does not exist — create it with createdb butik_no_such_database');
+  });
+
+  it.skipIf(store?.kind === 'postgres' || Boolean(process.env.TEST_DATABASE_URL))(
+    'refuses a second process on an embedded data directory that a running process holds', async () => {
+      const holder = await store.open();
+      try {
+        const run = await butik('keys', 'create', '--name', 'lost', '--scopes', 'catalog:read');
+        expect(run.code).toBe(1);
+        expect(run.stdout).toBe('');
+        expect(run.stderr).toContain(`is in use by process ${process.pid}`);
+      } finally {
+        await holder.close();
+      }
+      const after = await butik('keys', 'list');
+      expect(after.code, after.stderr).toBe(0);
+    });
 });

@@ -2,6 +2,9 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
+import { requestHash } from '../src/access/idempotency.ts';
+import { openDatabase } from '../src/db/client.ts';
+import { idempotencyKeys } from '../src/db/schema.ts';
 import { startServer } from '../src/server.ts';
 import { spawnButik } from './helpers/butik-process.ts';
 import { processDatabase } from './helpers/process-db.ts';
@@ -17,6 +20,35 @@ async function post(url: string, tool: string, body: unknown, headers: Record<st
   });
   return { status: response.status, requestId: response.headers.get('x-request-id') ?? '', body: await response.json() };
 }
+
+describe('restart after a crash (embedded database)', () => {
+  let store: ProcessDatabase;
+  beforeAll(async () => { store = await processDatabase(); });
+  afterAll(async () => { await store?.drop(); });
+
+  it.skipIf(Boolean(process.env.TEST_DATABASE_URL))('lets a retry run at once when the crashed process left its Idempotency-Key claim running', async () => {
+    const masterKey = 'restart-master-key-0123456789abcdefghijkl';
+    const config = loadConfig({ ...store.env, PORT: '0', LOG_LEVEL: 'silent', BUTIK_SEED: 'none', BUTIK_MASTER_KEY: masterKey });
+    const body = { slug: 'efter-nedbrud', name: 'Efter nedbrud' };
+    // What a process that died inside the call leaves behind: a fresh claim, never completed.
+    const crashed = await openDatabase({ dataDir: store.dataDir });
+    await crashed.migrate();
+    await crashed.db.insert(idempotencyKeys).values({
+      caller: 'master', key: 'retry-me', tool: 'categories.upsert', requestHash: requestHash('categories.upsert', body),
+      state: 'running', leaseUntil: new Date(Date.now() + 60_000),
+    });
+    await crashed.close();
+
+    const server = await startServer(config);
+    try {
+      const retried = await post(server.url, 'categories.upsert', body, { authorization: `Bearer ${masterKey}`, 'idempotency-key': 'retry-me' });
+      expect(retried.status).toBe(200);
+      expect(retried.body.result).toMatchObject({ slug: 'efter-nedbrud', name: 'Efter nedbrud' });
+    } finally {
+      await server.close();
+    }
+  });
+});
 
 describe('startServer (in process)', () => {
   let store: ProcessDatabase;
@@ -107,6 +139,7 @@ describe('butik serve (spawned)', () => {
       const masterKey = readFileSync(join(store.dataDir, 'master.key'), 'utf8').trim();
       const keyLine = lines.find((line) => line.msg?.startsWith('master key file'));
       expect(keyLine?.path).toBe(join(store.dataDir, 'master.key'));
+      await expect.poll(() => stderr).toContain(`Butik ready at ${url}  docs: ${url}/docs  master key: ${join(store.dataDir, 'master.key')}\n`);
 
       const badKey = `bk_${'A'.repeat(43)}`;
       const calls = [
@@ -116,8 +149,10 @@ describe('butik serve (spawned)', () => {
         await post(url, 'products.search', {}, { authorization: 'Basic dXNlcjpodW50ZXIy' }),
         // Refused by the router before any hook runs; still one line.
         await post(url, '%E0%A4%A', {}),
+        // A key pasted into the query string never reaches the log.
+        await post(url, `products.search?token=${masterKey}&api_key=${badKey}&page=2`, {}),
       ];
-      expect(calls.map((call) => call.status)).toEqual([200, 200, 401, 200, 404]);
+      expect(calls.map((call) => call.status)).toEqual([200, 200, 401, 200, 404, 200]);
       expect(calls[0]?.body.result.length).toBeGreaterThan(0);
 
       child.kill('SIGTERM');
@@ -128,6 +163,8 @@ describe('butik serve (spawned)', () => {
         expect(requestLines, call.requestId).toHaveLength(1);
         expect(requestLines[0]).toMatchObject({ method: 'POST', statusCode: call.status });
       }
+      expect(lines.find((line) => line.reqId === calls[5]?.requestId)?.url)
+        .toBe('/api/v1/tools/products.search?token=[redacted]&api_key=[redacted]&page=2');
       expect(lines.some((line) => line.msg === 'shutting down')).toBe(true);
       const everything = lines.map((line) => JSON.stringify(line)).join('\n') + stderr;
       for (const secret of [masterKey, badKey, 'dXNlcjpodW50ZXIy', 'Bearer', 'Basic ']) expect(everything).not.toContain(secret);

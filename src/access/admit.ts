@@ -39,8 +39,11 @@ export async function admit(gate: Gate, request: { ip: string; authorization: st
   if (!auth.ok) {
     return { ok: false, rate: [preauth], error: new ToolError('unauthorized', auth.detail, { invalidToken: true }) };
   }
+  // A key that authenticated is limited by its own policy: the pre-authentication point goes back, so only
+  // unknown, malformed or revoked keys use up an IP's preauth allowance (one client, many valid requests).
+  const returned = await gate.limiter.reward('preauth', request.ip, preauth);
   const subject = auth.actor.kind === 'key' ? auth.actor.keyId : auth.actor.kind;
   const key = await gate.limiter.consume('key', subject);
-  if (key.exceeded) return limited(key, [preauth, key]);
-  return { ok: true, actor: auth.actor, rate: [preauth, key] };
+  if (key.exceeded) return limited(key, [returned, key]);
+  return { ok: true, actor: auth.actor, rate: [returned, key] };
 }

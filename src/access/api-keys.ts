@@ -3,6 +3,8 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { apiKeys } from '../db/schema.ts';
 import { ToolError } from '../errors/tool-error.ts';
+import type { z } from 'zod';
+import type { IssuedKey, KeyRecord } from '../schema/api-key.ts';
 import { toIso } from '../schema/common.ts';
 import type { Scope } from './scopes.ts';
 
@@ -20,7 +22,7 @@ function newSecret(): { key: string; prefix: string; hash: string } {
 
 type KeyRow = typeof apiKeys.$inferSelect;
 
-export function describeKey(row: KeyRow) {
+export function describeKey(row: KeyRow): z.output<typeof KeyRecord> {
   return {
     id: row.id,
     name: row.name,
@@ -33,7 +35,7 @@ export function describeKey(row: KeyRow) {
   };
 }
 
-function issued(row: KeyRow, key: string) {
+function issued(row: KeyRow, key: string): z.output<typeof IssuedKey> {
   return {
     id: row.id,
     name: row.name,

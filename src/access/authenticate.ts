@@ -1,10 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { errorForLog } from '../db/errors.ts';
 import { apiKeys } from '../db/schema.ts';
 import type { Log } from '../tools/context.ts';
 import type { Actor } from './actor.ts';
 import { KEY_PATTERN, hashSecret } from './api-keys.ts';
+import { localKeyInvalidation } from './key-invalidation.ts';
+import type { KeyInvalidation } from './key-invalidation.ts';
 import { Scope } from './scopes.ts';
 
 export type Credentials =
@@ -29,8 +32,9 @@ export function readCredentials(header: string | undefined): Credentials {
 export type Authenticator = {
   authenticate(token: string): Promise<Authentication>;
   /**
-   * Drops what the cache knows about a key, so a rotation or revocation made through this instance takes
-   * effect at once here. Other instances see it when their entry expires (KEY_CACHE_TTL_MS).
+   * Drops what the cache knows about a key, here and (through `invalidation`) on every other instance, so a
+   * rotation or revocation takes effect at once. Without a shared channel, other instances see it when their
+   * entry expires (KEY_CACHE_TTL_MS).
    */
   forget(keyId: string): void;
 };
@@ -62,21 +66,29 @@ export function createAuthenticator(options: {
   cacheTtlMs?: number;
   /** OAuth access tokens (issue 12 C): undefined when the token is not one, then it is tried as an API key. */
   verifyOAuthToken?: (token: string) => Promise<Authentication | undefined>;
+  invalidation?: KeyInvalidation;
 }): Authenticator {
   const masterHash = Buffer.from(hashSecret(options.masterKey), 'hex');
   const ttl = options.cacheTtlMs ?? KEY_CACHE_TTL_MS;
   const lastUsedWritten = new Map<string, number>();
   /** By secret hash. Only keys that exist are cached: an unknown token never takes memory. */
   const cache = new Map<string, Cached>();
-  /** Bumped by forget(): a lookup that started before a rotation or revocation must not cache what it read. */
+  /** Bumped by drop(): a lookup that started before a rotation or revocation must not cache what it read. */
   let generation = 0;
+  const invalidation = options.invalidation ?? localKeyInvalidation;
+
+  function drop(keyId: string): void {
+    generation += 1;
+    for (const [hash, entry] of cache) if (entry.row.id === keyId) cache.delete(hash);
+  }
+  invalidation.subscribe(drop);
 
   function touch(keyId: string, now: Date): void {
     const previous = lastUsedWritten.get(keyId) ?? 0;
     if (now.getTime() - previous < LAST_USED_RESOLUTION_MS) return;
     lastUsedWritten.set(keyId, now.getTime());
     options.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, keyId))
-      .catch((error: unknown) => options.log.warn({ err: error, keyId }, 'could not record lastUsedAt'));
+      .catch((error: unknown) => options.log.warn({ err: errorForLog(error), keyId }, 'could not record lastUsedAt'));
   }
 
   async function lookup(hash: string, now: number): Promise<Cached | undefined> {
@@ -115,8 +127,8 @@ export function createAuthenticator(options: {
       return { ok: true, actor: { kind: 'key', keyId: row.id, name: row.name, scopes: found.scopes } };
     },
     forget(keyId) {
-      generation += 1;
-      for (const [hash, entry] of cache) if (entry.row.id === keyId) cache.delete(hash);
+      drop(keyId);
+      void invalidation.publish(keyId);
     },
   };
 }

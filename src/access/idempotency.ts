@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
+import { configure } from 'safe-stable-stringify';
 import type { Db } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
 import { ToolError } from '../errors/tool-error.ts';
@@ -7,27 +8,30 @@ import { ToolError } from '../errors/tool-error.ts';
 /** CONTRACT §10: 1–255 printable ASCII characters. */
 export const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 const RETENTION_MS = 24 * 60 * 60 * 1000;
-/** A "running" entry older than this belongs to a process that died mid-call; it may be taken over. */
-const ABANDONED_MS = 5 * 60 * 1000;
+/**
+ * A running claim is a lease its owner renews while the call works. A process that dies (or a transaction
+ * that never commits) stops renewing, so a retry may take the key over LEASE_MS later at the latest.
+ */
+const LEASE_MS = 15_000;
+const RENEW_EVERY_MS = 5_000;
 
-export type StoredResponse = { status: number; body: string };
+export type StoredResponse = {
+  status: number;
+  body: string;
+  /** Seconds for a Retry-After header; only unstored answers (503) carry one. */
+  retryAfter?: number;
+};
 
 /** CONTRACT §11: only executed calls are replayable; 400, 401, 403, 429 and 5xx are not stored. */
 function storable(status: number): boolean {
   return (status >= 200 && status < 300) || status === 404 || status === 409 || status === 422;
 }
 
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
+/** Key order does not make two bodies different requests; bodies are parsed JSON, depth-capped at the edge. */
+const canonical = configure({ deterministic: true, strict: true });
 
 export function requestHash(tool: string, body: unknown): string {
-  return createHash('sha256').update(tool).update('\0').update(canonical(body)).digest('hex');
+  return createHash('sha256').update(tool).update('\0').update(canonical(body) ?? 'null').digest('hex');
 }
 
 export type IdempotentCall = {
@@ -60,17 +64,28 @@ export async function runIdempotent(
         `Idempotency-Key "${call.key}" was first used for another request (${existing.tool} with a different body).`);
     }
     if (existing.state === 'running' || existing.responseStatus === null || existing.responseBody === null) {
-      throw new ToolError('idempotency_key_in_use', `A request with Idempotency-Key "${call.key}" is still running.`);
+      throw new ToolError('idempotency_key_in_use', `A request with Idempotency-Key "${call.key}" is still running.`, {
+        retryAfter: secondsUntil(leaseEnd(existing), call.now),
+      });
     }
     return { status: existing.responseStatus, body: existing.responseBody, replayed: true };
   }
 
   let response: StoredResponse | undefined;
+  const where = and(eq(idempotencyKeys.caller, call.caller), eq(idempotencyKeys.key, call.key));
+  const started = Date.now();
+  const renewal = setInterval(() => {
+    const leaseUntil = new Date(call.now.getTime() + (Date.now() - started) + LEASE_MS);
+    db.update(idempotencyKeys).set({ leaseUntil }).where(and(where, eq(idempotencyKeys.state, 'running'))).catch(() => {
+      // A renewal that fails only shortens the lease; the call itself goes on.
+    });
+  }, RENEW_EVERY_MS);
+  renewal.unref();
   try {
     response = await execute();
     return { ...response, replayed: false };
   } finally {
-    const where = and(eq(idempotencyKeys.caller, call.caller), eq(idempotencyKeys.key, call.key));
+    clearInterval(renewal);
     if (response && storable(response.status)) {
       await db.update(idempotencyKeys)
         .set({ state: 'done', responseStatus: response.status, responseBody: response.body }).where(where);
@@ -85,12 +100,35 @@ async function claim(db: Db, call: IdempotentCall, hash: string): Promise<boolea
     eq(idempotencyKeys.caller, call.caller),
     eq(idempotencyKeys.key, call.key),
     sql`(${idempotencyKeys.createdAt} < ${new Date(call.now.getTime() - RETENTION_MS)}
-      or (${idempotencyKeys.state} = 'running' and ${idempotencyKeys.createdAt} < ${new Date(call.now.getTime() - ABANDONED_MS)}))`,
+      or (${idempotencyKeys.state} = 'running' and ${LEASE_END} < ${call.now}))`,
   ));
   const inserted = await db.insert(idempotencyKeys)
-    .values({ caller: call.caller, key: call.key, tool: call.tool, requestHash: hash, state: 'running', createdAt: call.now })
+    .values({
+      caller: call.caller, key: call.key, tool: call.tool, requestHash: hash, state: 'running',
+      createdAt: call.now, leaseUntil: new Date(call.now.getTime() + LEASE_MS),
+    })
     .onConflictDoNothing().returning({ key: idempotencyKeys.key });
   return inserted.length > 0;
+}
+
+/** Claims written before leases existed carry none: they count as leased for LEASE_MS from creation. */
+const LEASE_END = sql`coalesce(${idempotencyKeys.leaseUntil}, ${idempotencyKeys.createdAt} + ${`${LEASE_MS} milliseconds`}::interval)`;
+
+function leaseEnd(entry: { leaseUntil: Date | null; createdAt: Date }): Date {
+  return entry.leaseUntil ?? new Date(entry.createdAt.getTime() + LEASE_MS);
+}
+
+function secondsUntil(end: Date, now: Date): number {
+  return Math.max(1, Math.ceil((end.getTime() - now.getTime()) / 1000));
+}
+
+/**
+ * The embedded database belongs to one process at a time (the data directory is locked), so at start-up
+ * every running claim is a leftover of a process that stopped mid-call: its transaction never committed,
+ * and a retry may run at once.
+ */
+export async function releaseOrphanedClaims(db: Db): Promise<void> {
+  await db.delete(idempotencyKeys).where(eq(idempotencyKeys.state, 'running'));
 }
 
 /** Drops entries past the 24 h retention; called periodically by the server. */

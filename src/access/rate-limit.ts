@@ -19,9 +19,12 @@ export type RateLimitState = {
  */
 export type RateLimitStore = 'memory' | 'redis' | 'degraded';
 
-/** A counter store: one rate-limiter-flexible limiter per policy, plus its connection's life cycle. */
+/** What the policies need of a limiter: rate-limiter-flexible's consume and reward. */
+export type Counter = Pick<RateLimiterAbstract, 'consume' | 'reward'>;
+
+/** A counter store: one counter per policy, plus its connection's life cycle. */
 export type RateLimitBackend = {
-  limiterFor(policy: PolicyName, quota: number): RateLimiterAbstract;
+  limiterFor(policy: PolicyName, quota: number): Counter;
   store(): RateLimitStore;
   /** Resolves once the store answers; rejects when it cannot be reached in time. */
   ready(): Promise<void>;
@@ -31,6 +34,8 @@ export type RateLimitBackend = {
 export type RateLimiter = Omit<RateLimitBackend, 'limiterFor'> & {
   /** Counts one request of `subject` (an IP or a key id, never a secret) under `policy`. */
   consume(policy: PolicyName, subject: string): Promise<RateLimitState>;
+  /** Gives back the point `counted` took; returns the state as it is after that. */
+  reward(policy: PolicyName, subject: string, counted: RateLimitState): Promise<RateLimitState>;
 };
 
 export type RateLimitSettings = {
@@ -75,6 +80,13 @@ export function createRateLimiter(settings: RateLimitSettings, backend: RateLimi
         if (rejection instanceof RateLimiterRes) return toState(policy, quota, rejection, true);
         throw rejection;
       }
+    },
+    async reward(policy, subject, counted) {
+      const limiter = limiters.get(policy);
+      if (!limiter) throw new Error(`no limiter for ${policy}`);
+      // Losing a reward (Redis gone mid-request) only leaves the point counted: never worth failing the request.
+      await limiter.reward(subject).catch(() => undefined);
+      return { ...counted, remaining: Math.min(counted.quota, counted.remaining + 1) };
     },
     store: () => backend.store(),
     ready: () => backend.ready(),

@@ -3,13 +3,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.ts';
+import { describeConnectFailure } from './open-error.ts';
 import * as schema from './schema.ts';
 
 const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
@@ -39,7 +40,16 @@ export type DatabaseOptions = {
   /** PostgreSQL schema to live in (tests give every app its own). Default: the server's search_path. */
   schemaName?: string | undefined;
   poolSize?: number;
+  /** Server-side limit per statement; the client gives up one second later if the server stays silent. */
+  statementTimeoutMs?: number;
+  /** How long a caller waits for a pooled connection (or a new one) before the request fails with 503. */
+  acquireTimeoutMs?: number;
+  /** Shown in pg_stat_activity; lets operators (and the fault tests) tell Butik's connections apart. */
+  applicationName?: string;
 };
+
+const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
+const DEFAULT_ACQUIRE_TIMEOUT_MS = 5_000;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.url ? openPostgres(options.url, options) : openPglite(options.dataDir);
@@ -47,37 +57,58 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   let dir: string | undefined;
+  let unlock = () => {};
   if (dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    unlock = lockDataDir(dataDir);
     dir = join(dataDir, 'pgdata');
     mkdirSync(dir, { recursive: true });
   }
-  const client = await PGlite.create(dir, { extensions: { pg_trgm } });
+  let client: PGlite;
+  try {
+    client = await PGlite.create(dir, { extensions: { pg_trgm } });
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const typed = drizzlePglite(client, { schema });
   return {
     db: typed as unknown as Db,
     kind: 'pglite',
     migrate: () => migratePglite(typed, { migrationsFolder }),
     ping: async () => { await client.query('select 1'); },
-    close: () => client.close(),
+    close: () => client.close().finally(unlock),
   };
 }
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const searchPath = options.schemaName ? `-c search_path=${options.schemaName},public` : undefined;
+  const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
+    statement_timeout: statementTimeoutMs,
+    // A frozen server (or network) never answers, so statement_timeout cannot fire: give up client-side too.
+    query_timeout: statementTimeoutMs + 1_000,
+    application_name: options.applicationName ?? 'butik',
     ...(searchPath ? { options: searchPath } : {}),
   });
-  // An idle client that loses its server emits 'error' on the pool; without a listener Node would crash.
+  // A connection that loses its server (pg_terminate_backend, a restart, a failover) emits 'error': the pool
+  // listens while the client is idle, but a client checked out for a transaction has no listener of the
+  // pool's, and an unhandled 'error' event would end the process. The query in flight fails on its own and
+  // the request answers 503; the broken client is not queryable, so the pool drops it on release.
   pool.on('error', () => {});
-  if (options.schemaName) {
-    await pool.query(`create schema if not exists "${options.schemaName}"`);
-  }
+  pool.on('connect', (client) => { client.on('error', () => {}); });
   const typed = drizzlePg(pool, { schema });
-  await typed.execute(sql`select 1`);
+  try {
+    await pool.query('select 1');
+    if (options.schemaName) await pool.query(`create schema if not exists "${options.schemaName}"`);
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw describeConnectFailure(error, url);
+  }
   const migrationsSchema = options.schemaName ?? 'drizzle';
   return {
     db: typed as unknown as Db,
@@ -86,7 +117,8 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       const lock = await pool.connect();
       try {
         await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-        await migratePg(typed, { migrationsFolder, migrationsSchema });
+        // On the connection that holds the lock: a pool of one has no second connection to lend.
+        await migratePg(drizzlePg(lock, { schema }), { migrationsFolder, migrationsSchema });
       } finally {
         await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
         lock.release();

@@ -10,8 +10,13 @@ import {
 const int53 = (name: string) => bigint(name, { mode: 'number' });
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const id = () => text('id').primaryKey().$defaultFn(() => randomUUID());
-const createdAt = () => at('created_at').notNull().defaultNow();
-const updatedAt = () => at('updated_at').notNull().defaultNow();
+/**
+ * The database's clock, at the precision a JS Date holds. now() alone keeps microseconds, which a row read
+ * into JS (an audit snapshot, say) cannot carry: audit.revert would then restore a different instant.
+ */
+const NOW_MS = sql`date_trunc('milliseconds', now())`;
+const createdAt = () => at('created_at').notNull().default(NOW_MS);
+const updatedAt = () => at('updated_at').notNull().default(NOW_MS);
 
 /**
  * The stable sort "newest first, ties by id" as index columns. PostgreSQL reads a plain `ORDER BY x DESC`
@@ -135,7 +140,7 @@ export const cartItems = pgTable('cart_items', {
   cartId: text('cart_id').notNull().references(() => carts.id, { onDelete: 'cascade' }),
   productId: text('product_id').notNull().references(() => products.id),
   quantity: integer('quantity').notNull(),
-  addedAt: at('added_at').notNull().defaultNow(),
+  addedAt: at('added_at').notNull().default(NOW_MS),
 }, (t) => [primaryKey({ columns: [t.cartId, t.productId] })]);
 
 export const orders = pgTable('orders', {
@@ -202,7 +207,7 @@ export const orderItems = pgTable('order_items', {
 
 export const auditEntries = pgTable('audit_entries', {
   id: id(),
-  at: at('at').notNull().defaultNow(),
+  at: at('at').notNull().default(NOW_MS),
   actorKind: text('actor_kind', { enum: ['master', 'key', 'cli', 'anonymous'] }).notNull(),
   actorKeyId: text('actor_key_id'),
   actorName: text('actor_name').notNull(),
@@ -231,6 +236,8 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
   responseStatus: integer('response_status'),
   responseBody: text('response_body'),
   createdAt: createdAt(),
+  /** A running claim is its owner's only while this lies ahead; the owner renews it while it works. */
+  leaseUntil: at('lease_until'),
 }, (t) => [primaryKey({ columns: [t.caller, t.key] }), index('idempotency_created_idx').on(t.createdAt)]);
 
 export const pages = pgTable('pages', {

@@ -43,6 +43,11 @@ export const PROBLEMS = {
     title: 'Method not allowed',
     resolution: 'Call tools with POST and a JSON body.',
   },
+  request_timeout: {
+    status: 408,
+    title: 'Request took too long to arrive',
+    resolution: 'Send the whole request (headers and body) promptly; the connection was closed. Retry on a new connection.',
+  },
   already_exists: {
     status: 409,
     title: 'Already exists',

@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '../db/errors.ts';
 import { PROBLEMS } from './problems.ts';
 import type { ProblemCode } from './problems.ts';
 import type { FieldError } from './tool-error.ts';
@@ -37,8 +38,19 @@ export function problemFor(error: ToolError, context: ProblemContext): Problem {
   };
 }
 
-/** The one boundary for unknown errors: the cause is logged by the caller, never serialized. */
+/** Long enough for a PostgreSQL restart or failover; an agent that honours it rarely sees the 503 twice. */
+export const DATABASE_RETRY_AFTER_S = 5;
+
+/**
+ * The one boundary for unknown errors: the cause is logged by the caller, never serialized. A database
+ * that is away is the server's passing trouble, not a fault of the request: 503 with Retry-After.
+ */
 export function asToolError(error: unknown): ToolError {
   if (error instanceof ToolError) return error;
+  if (isDatabaseUnavailable(error)) {
+    return new ToolError('service_unavailable', 'The database is not reachable right now; nothing was changed.', {
+      retryAfter: DATABASE_RETRY_AFTER_S,
+    });
+  }
   return new ToolError('internal_error', 'The server could not complete the request.');
 }

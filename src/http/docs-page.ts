@@ -78,12 +78,32 @@ function fieldRows(schema: Json, empty: string): string {
 
 type Operation = { tool: string; op: Json };
 
+const TOOL_PATH = /^\/api\/v1\/tools\/(.+)$/;
+
 function operationsOf(document: Json): Operation[] {
   return Object.entries(record(document.paths)).flatMap(([path, item]) => {
     const op = record(record(item).post);
-    const tool = path.replace(/^\/api\/v1\/tools\//, '');
-    return Object.keys(op).length > 0 ? [{ tool, op }] : [];
+    const tool = TOOL_PATH.exec(path)?.[1];
+    return tool !== undefined && Object.keys(op).length > 0 ? [{ tool, op }] : [];
   });
+}
+
+/** The key routes (CONTRACT §2): how a developer gets a key. */
+function keysSection(document: Json, baseUrl: string): string {
+  const rows = Object.entries(record(document.paths)).filter(([path]) => path.startsWith('/api/v1/keys'))
+    .flatMap(([path, item]) => Object.entries(record(item)).map(([method, op]) => {
+      const operation = record(op);
+      return `<tr><td><code>${e(method.toUpperCase())} ${e(path)}</code></td><td>${e(text(operation.summary))}</td>`
+        + `<td>${e(text(operation.description))}</td></tr>`;
+    })).join('\n');
+  return `<h2 id="keys">Getting an API key</h2>
+<p>Keys are managed over REST with the master key (<code>BUTIK_MASTER_KEY</code>, or the file
+<code>BUTIK_DATA_DIR/master.key</code> that the first start generates), never over MCP:</p>
+<table><thead><tr><th>Route</th><th></th><th></th></tr></thead><tbody>
+${rows}
+</tbody></table>
+<pre>curl -s ${e(baseUrl)}/api/v1/keys -H "Authorization: Bearer $MASTER_KEY" -H 'content-type: application/json' \\
+  -d '{"name": "my-agent", "scopes": ["catalog:read", "orders:read"]}'</pre>`;
 }
 
 function operationSection({ tool, op }: Operation): string {
@@ -145,6 +165,7 @@ ${operations.map(({ tool }) => `<li><a href="#${e(tool)}"><code>${e(tool)}</code
 <code>Idempotency-Key</code> header.</p>
 <pre>curl -s ${e(baseUrl)}/api/v1/tools/products.search -H 'content-type: application/json' -d '{"limit": 3}'</pre>
 <p>Scopes: ${scopes.map((scope) => `<code>${e(scope)}</code>`).join(', ')}.</p>
+${keysSection(document, baseUrl)}
 <h2 id="mcp">MCP</h2>
 <p>The same tools are served over MCP (streamable HTTP, stateless) at <code>${e(baseUrl)}/api/mcp</code>, with the same
 names, schemas and scopes; send the API key as <code>Authorization: Bearer …</code> on every request.</p>

@@ -1,4 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorForLog } from '../db/errors.ts';
+import { asToolError } from '../errors/to-problem.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { sendProblem } from './problem-reply.ts';
 import { logRequest } from './request-log.ts';
@@ -12,8 +14,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       return sendProblem(request, reply, new ToolError('invalid_json', 'The request body could not be read.'));
     }
-    request.log.error({ err: error }, 'unhandled error');
-    return sendProblem(request, reply, new ToolError('internal_error', 'The server could not complete the request.'));
+    request.log.error({ err: errorForLog(error) }, 'unhandled error');
+    return sendProblem(request, reply, asToolError(error));
   });
   app.setNotFoundHandler((request, reply) =>
     sendProblem(request, reply, new ToolError('not_found', `Nothing at ${request.method} ${request.url.split('?')[0]}.`)));

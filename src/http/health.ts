@@ -1,3 +1,5 @@
+import { errorForLog } from '../db/errors.ts';
+import { DATABASE_RETRY_AFTER_S } from '../errors/to-problem.ts';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -12,11 +14,23 @@ export function registerHealthRoutes(app: FastifyInstance): void {
     const store = request.server.butik.gate.limiter.store();
     const rateLimits = store === 'memory' ? {} : { rateLimits: store };
     try {
-      await request.server.butik.database.ping();
+      await withDeadline(request.server.butik.database.ping(), READY_DEADLINE_MS);
       return { ok: true, ...rateLimits };
     } catch (error) {
-      request.log.warn({ err: error }, 'database not reachable');
-      return reply.code(503).send({ ok: false, database: 'unreachable', ...rateLimits });
+      request.log.warn({ err: errorForLog(error) }, 'database not reachable');
+      return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_S))
+        .send({ ok: false, database: 'unreachable', ...rateLimits });
     }
   });
+}
+
+/** A load balancer's probe gives up after a second or two: a frozen database must not hold it longer. */
+const READY_DEADLINE_MS = 900;
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }

@@ -4,6 +4,8 @@ import { ToolError } from '../errors/tool-error.ts';
 /** CONTRACT §4: bodies over 1 MiB → 413 payload_too_large, the one check made before authentication. */
 export const BODY_LIMIT = 1024 * 1024;
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+/** No tool input nests anywhere near this deep; everything past it only exists to exhaust a stack. */
+export const MAX_JSON_DEPTH = 64;
 
 /**
  * Bodies are read as text and decoded by the route, after authentication, so that an anonymous call
@@ -21,6 +23,7 @@ export function decodeJsonBody(request: FastifyRequest): Record<string, unknown>
   }
   const text = typeof request.body === 'string' ? request.body : '';
   if (text.trim() === '') throw new ToolError('invalid_json', 'The request body is empty; send a JSON object ({} for no parameters).');
+  assertJsonDepth(text);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -31,4 +34,30 @@ export function decodeJsonBody(request: FastifyRequest): Record<string, unknown>
     throw new ToolError('invalid_json', 'The request body must be a JSON object.');
   }
   return value as Record<string, unknown>;
+}
+
+/**
+ * Refuses JSON nested deeper than MAX_JSON_DEPTH before anything parses or walks it: the validators, the
+ * idempotency hash and the MCP SDK all recurse, and a 200,000-level body would overflow their stacks. One
+ * pass over the text, so the check itself cannot overflow.
+ */
+export function assertJsonDepth(text: string): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i += 1; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x7b || c === 0x5b) {
+      depth += 1;
+      if (depth > MAX_JSON_DEPTH) {
+        throw new ToolError('invalid_json', `The request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels.`);
+      }
+    } else if (c === 0x7d || c === 0x5d) {
+      depth -= 1;
+    }
+  }
 }

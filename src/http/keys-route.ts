@@ -1,21 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { admit } from '../access/admit.ts';
 import { createKey, listKeys, revokeKey, rotateKey } from '../access/api-keys.ts';
 import { rateLimitHeaders } from '../access/rate-limit.ts';
-import { Scope } from '../access/scopes.ts';
+import { errorForLog } from '../db/errors.ts';
 import { asToolError } from '../errors/to-problem.ts';
 import { ToolError } from '../errors/tool-error.ts';
-import { Timestamp } from '../schema/common.ts';
-import { validationError } from '../tools/invoke.ts';
+import { CreateKeyInput } from '../schema/api-key.ts';
+import { unstorableTextErrors } from '../schema/storable-text.ts';
+import { parseInput } from '../tools/invoke.ts';
 import { decodeJsonBody } from './json-body.ts';
 import { sendProblem } from './problem-reply.ts';
-
-export const CreateKeyInput = z.strictObject({
-  name: z.string().trim().min(1).max(100),
-  scopes: z.array(Scope).min(1),
-  expiresAt: Timestamp.optional(),
-});
 
 type Handler = (request: FastifyRequest<{ Params: { id: string } }>) => Promise<{ status: number; result: unknown }>;
 
@@ -40,15 +34,13 @@ export function registerKeysRoutes(app: FastifyInstance): void {
       return reply.code(status).headers(headers).send({ ok: true, result });
     } catch (error) {
       const toolError = asToolError(error);
-      if (!(error instanceof ToolError)) request.log.error({ err: error }, 'key management failed');
+      if (!(error instanceof ToolError)) request.log.error({ err: errorForLog(error) }, 'key management failed');
       return sendProblem(request, reply, toolError, headers);
     }
   };
 
   app.post('/api/v1/keys', route(async (request) => {
-    const parsed = CreateKeyInput.safeParse(decodeJsonBody(request));
-    if (!parsed.success) throw validationError(parsed.error);
-    const { name, scopes, expiresAt } = parsed.data;
+    const { name, scopes, expiresAt } = parseInput(CreateKeyInput, decodeJsonBody(request));
     const result = await createKey(request.server.butik.runtime.db, {
       name, scopes, expiresAt: expiresAt ? new Date(expiresAt) : undefined,
     });
@@ -57,10 +49,17 @@ export function registerKeysRoutes(app: FastifyInstance): void {
   app.get('/api/v1/keys', route(async (request) => ({ status: 200, result: await listKeys(request.server.butik.runtime.db) })));
   app.post('/api/v1/keys/:id/rotate', route(async (request) => ({
     status: 200,
-    result: await rotateKey(request.server.butik.runtime.db, request.params.id, request.server.butik.gate.authenticator.forget),
+    result: await rotateKey(request.server.butik.runtime.db, keyId(request), request.server.butik.gate.authenticator.forget),
   })));
   app.delete('/api/v1/keys/:id', route(async (request) => {
     const { runtime: { db, clock }, gate } = request.server.butik;
-    return { status: 200, result: await revokeKey(db, request.params.id, clock(), gate.authenticator.forget) };
+    return { status: 200, result: await revokeKey(db, keyId(request), clock(), gate.authenticator.forget) };
   }));
+}
+
+/** An id the database could not even compare (a NUL, half a surrogate) names no key. */
+function keyId(request: FastifyRequest<{ Params: { id: string } }>): string {
+  const { id } = request.params;
+  if (unstorableTextErrors(id).length > 0) throw new ToolError('not_found', 'No API key has this id: it contains characters no id can hold.');
+  return id;
 }

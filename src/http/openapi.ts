@@ -1,6 +1,7 @@
 import { SCOPES } from '../access/scopes.ts';
 import { PROBLEM_CODES } from '../errors/problems.ts';
 import type { RegisteredTool } from '../tools/registry.ts';
+import { keysPaths, MASTER_KEY_SCHEME } from './keys-openapi.ts';
 
 type Json = Record<string, unknown>;
 
@@ -59,6 +60,7 @@ const failureResponses: Json = {
   422: { $ref: '#/components/responses/Unprocessable' },
   429: { $ref: '#/components/responses/RateLimited' },
   500: { $ref: '#/components/responses/InternalError' },
+  503: { $ref: '#/components/responses/ServiceUnavailable' },
   default: { $ref: '#/components/responses/Problem' },
 };
 
@@ -118,6 +120,7 @@ function operationFor(tool: RegisteredTool): Json {
 export function buildOpenApi(tools: readonly RegisteredTool[], baseUrl: string): Json {
   const paths: Json = {};
   for (const tool of tools) paths[`/api/v1/tools/${tool.name}`] = { post: operationFor(tool) };
+  Object.assign(paths, keysPaths());
   return {
     openapi: '3.1.0',
     info: {
@@ -131,11 +134,13 @@ export function buildOpenApi(tools: readonly RegisteredTool[], baseUrl: string):
     servers: [{ url: baseUrl }],
     'x-service-supported-scopes': [...SCOPES],
     tags: [...new Set(tools.map((tool) => tool.name.split('.')[0] ?? tool.name))]
-      .map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `The ${name}.* tools.` })),
+      .map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `The ${name}.* tools.` }))
+      .concat({ name: 'keys', description: 'API key management with the master key (REST only, never an MCP tool).' }),
     paths,
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: Authorization: Bearer bk_…' },
+        masterKey: MASTER_KEY_SCHEME,
       },
       parameters: {
         IdempotencyKey: {
@@ -173,6 +178,9 @@ export function buildOpenApi(tools: readonly RegisteredTool[], baseUrl: string):
           'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
         }),
         InternalError: problem('Unexpected failure (internal_error); nothing about it is disclosed.'),
+        ServiceUnavailable: problem('The database is unreachable or the instance is shutting down (service_unavailable); retry after Retry-After seconds.', '#/components/schemas/Problem', {
+          'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
+        }),
         Problem: problem('Any other failure.'),
       },
     },

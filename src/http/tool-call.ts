@@ -2,6 +2,7 @@ import { callerId } from '../access/actor.ts';
 import type { Actor } from '../access/actor.ts';
 import { runIdempotent } from '../access/idempotency.ts';
 import type { IdempotentOutcome, StoredResponse } from '../access/idempotency.ts';
+import { errorForLog } from '../db/errors.ts';
 import { asToolError } from '../errors/to-problem.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { Channel, Log } from '../tools/context.ts';
@@ -36,7 +37,8 @@ export async function runToolCall(call: ToolCallRequest): Promise<IdempotentOutc
       });
       return { status: 200, body: JSON.stringify({ ok: true, result }) };
     } catch (error) {
-      return problemBody(loggedToolError(call.log, error), call.runtime.baseUrl, call.requestId);
+      const toolError = loggedToolError(call.log, error);
+      return { ...problemBody(toolError, call.runtime.baseUrl, call.requestId), retryAfter: toolError.extras.retryAfter };
     }
   };
   if (call.idempotencyKey === undefined) return { ...await execute(), replayed: false };
@@ -52,6 +54,6 @@ export async function runToolCall(call: ToolCallRequest): Promise<IdempotentOutc
 /** Unknown errors are logged here with the request's logger and leave as internal_error. STYLE §6. */
 export function loggedToolError(log: Log, error: unknown): ToolError {
   const toolError = asToolError(error);
-  if (!(error instanceof ToolError)) log.error({ err: error }, 'tool call failed');
+  if (!(error instanceof ToolError)) log.error({ err: errorForLog(error) }, 'tool call failed');
   return toolError;
 }

@@ -67,6 +67,7 @@ async function handleToolCall(request: FastifyRequest<{ Params: Params }>, reply
   }
   reply.code(outcome.status).headers(headers).header('content-type', outcome.status < 400 ? JSON_TYPE : PROBLEM_JSON);
   if (outcome.replayed) reply.header('idempotent-replayed', 'true');
+  if (outcome.retryAfter !== undefined) reply.header('retry-after', String(outcome.retryAfter));
   return reply.send(outcome.body);
 }
 

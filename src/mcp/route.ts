@@ -7,7 +7,8 @@ import { admit } from '../access/admit.ts';
 import { rateLimitHeaders } from '../access/rate-limit.ts';
 import { SCOPES } from '../access/scopes.ts';
 import { ToolError } from '../errors/tool-error.ts';
-import { BODY_LIMIT } from '../http/json-body.ts';
+import { asToolError } from '../errors/to-problem.ts';
+import { assertJsonDepth, BODY_LIMIT } from '../http/json-body.ts';
 import { sendProblem } from '../http/problem-reply.ts';
 import { corsHeaders, isAllowedOrigin, preflightHeaders } from './origin.ts';
 import { createMcpServer } from './server.ts';
@@ -46,9 +47,17 @@ export function registerMcpRoutes(app: FastifyInstance): void {
     const headers = { ...cors, ...rateLimitHeaders(admission.rate, butik.config.rateWindowSeconds) };
     if (!admission.ok) return sendProblem(request, reply, admission.error, headers);
 
+    try {
+      if (typeof request.body === 'string') assertJsonDepth(request.body);
+    } catch (error) {
+      return sendProblem(request, reply, asToolError(error), headers);
+    }
+
     const authInfo = authInfoFor(admission.actor);
     callers.set(authInfo, { runtime: butik.runtime, actor: admission.actor, requestId: request.id, log: request.log });
     const response = await handler.fetch(toWebRequest(request, reply, butik.baseUrl), { authInfo });
+    // The SDK marks streams no-cache; tool answers may hold private data, so nothing may store them.
+    response.headers.set('cache-control', 'no-store, no-transform');
     return reply.headers(headers).send(response);
   });
 

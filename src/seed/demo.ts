@@ -2,6 +2,7 @@ import { count } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { categories, products } from '../db/schema.ts';
 import { slugify } from '../domain/slugify.ts';
+import { seedDemoCommerce } from './commerce.ts';
 import { seedDemoContent } from './content.ts';
 
 const CATEGORIES = [
@@ -62,7 +63,7 @@ export async function seedDemoStore(db: Db, options: { baseUrl: string }): Promi
     if (inserted.length === 0) return false;
     const categoryIds = new Map(inserted.map((row) => [row.slug, row.id]));
     const start = Date.UTC(2026, 0, 1);
-    await tx.insert(products).values(PRODUCTS.map((product, index) => {
+    const stored = await tx.insert(products).values(PRODUCTS.map((product, index) => {
       const slug = slugify(product.name);
       return {
         slug,
@@ -79,7 +80,12 @@ export async function seedDemoStore(db: Db, options: { baseUrl: string }): Promi
         createdAt: new Date(start + index * 86_400_000),
         updatedAt: new Date(start + index * 86_400_000),
       };
-    }));
+    })).returning({ id: products.id, slug: products.slug, name: products.name, priceDkk: products.priceDkk });
+    const bySlug = new Map(stored.map((row) => [row.slug, row]));
+    const aviator = bySlug.get('aviator-classic');
+    const cloth = bySlug.get('mikrofiberklud-3-pak');
+    if (!aviator || !cloth) throw new Error('the demo order names products the demo catalog lacks');
+    await seedDemoCommerce(tx, [aviator, cloth], new Date(start + PRODUCTS.length * 86_400_000));
     await seedDemoContent(tx, options);
     return true;
   });

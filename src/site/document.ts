@@ -31,11 +31,12 @@ export const STYLESHEET_PATH = '/assets/site.css';
 /** The whole HTML document: landmarks header/nav/main/footer, lang="da", viewport for phones. */
 export function renderDocument(chrome: Chrome, view: PageView): string {
   const navLinks = [
+    { href: '/products', label: 'Alle varer' },
     ...(chrome.servicesListed ? [{ href: '/services', label: 'Ydelser' }] : []),
     ...chrome.pages.map((page) => ({ href: `/info/${page.slug}`, label: page.title })),
   ];
   const path = view.path;
-  const isCurrent = (href: string) => path !== undefined && (path === href || (href === '/services' && path.startsWith('/services/')));
+  const isCurrent = (href: string) => path !== undefined && (path === href || path.startsWith(`${href}/`));
   const document = html`<!doctype html>
 <html lang="da">
 <head>
@@ -48,7 +49,7 @@ ${view.description ? html`<meta name="description" content="${view.description}"
 <a class="skip-link" href="#indhold">Gå til indholdet</a>
 ${chrome.announcement ? renderAnnouncement(chrome.announcement) : ''}<header class="site-header">
 <div class="wrap header-inner">
-<div class="brand-block"><p class="brand">${chrome.servicesListed ? link('/services', chrome.storeName) : chrome.storeName}</p>${chrome.tagline
+<div class="brand-block"><p class="brand">${link('/', chrome.storeName)}</p>${chrome.tagline
     ? html`<p class="tagline">${chrome.tagline}</p>`
     : ''}</div>
 ${navLinks.length > 0 ? html`<nav class="site-nav" aria-label="Hovedmenu"><ul>${navLinks.map((item) =>

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { Slug } from '../schema/common.ts';
 import { findPublishedPage, findPublishedService, listServices } from '../tools/content-store.ts';
@@ -9,6 +10,8 @@ import { renderGlassesSvg } from './glasses-svg.ts';
 import { HTML_TYPE, sendCached, sendNotFoundPage } from './respond.ts';
 import { SITE_CSS } from './stylesheet.ts';
 import { notFoundView, pageView, serviceView, servicesView } from './views.ts';
+import { findShopCategory, findShopProduct, listShopCategories, listShopProducts } from './catalog-read.ts';
+import { categoryView, frontPageView, PRODUCTS_PER_PAGE, productListView, productView } from './shop-views.ts';
 
 const PAGE_MAX_AGE = 60;
 const ASSET_MAX_AGE = 3600;
@@ -16,7 +19,10 @@ const DEMO_IMAGE_MAX_AGE = 86_400;
 
 type Params = { slug: string };
 
-/** Public HTML: /info/<slug>, /services, /services/<slug> (CONTRACT §7), the stylesheet and demo images. */
+/**
+ * Public HTML: the shop (/, /products, /products/<slug>, /categories/<slug>), /info/<slug>, /services,
+ * /services/<slug> (CONTRACT §7), the stylesheet and demo images.
+ */
 export function registerSiteRoutes(app: FastifyInstance): void {
   app.get('/assets/site.css', async (request, reply) =>
     sendCached(request, reply, { type: 'text/css; charset=utf-8', body: SITE_CSS, maxAgeSeconds: ASSET_MAX_AGE }));
@@ -30,6 +36,47 @@ export function registerSiteRoutes(app: FastifyInstance): void {
       maxAgeSeconds: DEMO_IMAGE_MAX_AGE,
       policy: "default-src 'none'; style-src 'unsafe-inline'",
     });
+  });
+
+  app.get('/', async (request, reply) => {
+    const db = dbOf(request);
+    const [chrome, featured, categoryList] = await Promise.all([
+      chromeFor(request),
+      listShopProducts(db, { featuredOnly: true, limit: 8, offset: 0 }),
+      listShopCategories(db),
+    ]);
+    return sendPage(request, reply, chrome, frontPageView({
+      storeName: chrome.storeName, tagline: chrome.tagline, featured: featured.products, categories: categoryList,
+    }));
+  });
+
+  app.get('/products', async (request, reply) => {
+    const page = pageOf(request);
+    if (page === undefined) return renderNotFound(request, reply);
+    const db = dbOf(request);
+    const [chrome, listing, categoryList] = await Promise.all([
+      chromeFor(request),
+      listShopProducts(db, { limit: PRODUCTS_PER_PAGE, offset: (page - 1) * PRODUCTS_PER_PAGE }),
+      listShopCategories(db),
+    ]);
+    if (page > 1 && listing.products.length === 0) return renderNotFound(request, reply, chrome);
+    return sendPage(request, reply, chrome, productListView(listing, { page, categories: categoryList }));
+  });
+
+  app.get<{ Params: Params }>('/products/:slug', async (request, reply) => {
+    const product = await findShopProduct(dbOf(request), request.params.slug);
+    if (!product) return renderNotFound(request, reply);
+    return sendPage(request, reply, await chromeFor(request), productView(product, request.server.butik.baseUrl));
+  });
+
+  app.get<{ Params: Params }>('/categories/:slug', async (request, reply) => {
+    const page = pageOf(request);
+    const db = dbOf(request);
+    const category = page === undefined ? undefined : await findShopCategory(db, request.params.slug);
+    if (!category || page === undefined) return renderNotFound(request, reply);
+    const listing = await listShopProducts(db, { categorySlug: category.slug, limit: PRODUCTS_PER_PAGE, offset: (page - 1) * PRODUCTS_PER_PAGE });
+    if (page > 1 && listing.products.length === 0) return renderNotFound(request, reply);
+    return sendPage(request, reply, await chromeFor(request), categoryView(category, listing, page));
   });
 
   app.get<{ Params: Params }>('/info/:slug', async (request, reply) => {
@@ -51,6 +98,14 @@ export function registerSiteRoutes(app: FastifyInstance): void {
     if (!offering) return renderNotFound(request, reply, chrome);
     return sendPage(request, reply, chrome, serviceView(offering));
   });
+}
+
+const PageQuery = z.object({ page: z.string().regex(/^[1-9]\d{0,3}$/).transform(Number).optional() });
+
+/** ?page=N (1 to 9999); anything else names no page. */
+function pageOf(request: FastifyRequest): number | undefined {
+  const parsed = PageQuery.safeParse(request.query);
+  return parsed.success ? parsed.data.page ?? 1 : undefined;
 }
 
 function dbOf(request: FastifyRequest): Db {

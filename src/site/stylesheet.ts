@@ -64,6 +64,28 @@ figcaption { color: var(--muted); font-size: 0.95rem; margin-top: 0.4rem; }
 .button-secondary { background: transparent; color: var(--accent); }
 .site-footer { border-top: 1px solid var(--line); background: var(--card); color: var(--muted); padding: 1.5rem 0; font-size: 0.95rem; }
 .company { margin: 0.75rem 0 0; font-style: normal; }
+.muted { color: var(--muted); }
+.intro { margin: 1.5rem 0 1rem; }
+.product-grid { list-style: none; padding: 0; display: grid; gap: 1rem; grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr)); }
+.product-card a { display: flex; flex-direction: column; gap: 0.2rem; height: 100%; color: var(--ink); text-decoration: none; background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: 0.9rem; box-shadow: 0 1px 2px rgba(29, 36, 51, 0.06); }
+.product-card a:hover { border-color: var(--accent); }
+.product-card img { border-radius: 8px; margin-bottom: 0.5rem; background: var(--paper); aspect-ratio: 8 / 5; object-fit: contain; width: 100%; }
+.product-name { font-weight: 700; line-height: 1.3; }
+.product-brand { color: var(--muted); font-size: 0.95rem; }
+.product-card .price { margin-top: auto; }
+.sold-out { color: #9b2c2c; font-weight: 700; font-size: 0.9rem; }
+.category-list { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 0.5rem 1.25rem; }
+.pager { display: flex; gap: 1.25rem; align-items: center; justify-content: center; margin: 2rem 0 0; }
+.product { display: grid; gap: 1.5rem 2rem; margin-top: 1rem; }
+.product-image { border-radius: var(--radius); background: var(--card); border: 1px solid var(--line); width: 100%; }
+.product-text h1 { margin-top: 0.2em; }
+.product-price { font-size: 1.5rem; margin-bottom: 0.25rem; }
+.product-price .muted { font-size: 1rem; font-weight: 400; }
+.stock { color: var(--muted); }
+.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; margin: 1rem 0; }
+.facts dt { font-weight: 700; }
+.facts dd { margin: 0; }
+.developers { margin-top: 2.5rem; border-top: 1px solid var(--line); }
 code { background: #efede6; padding: 0.1em 0.35em; border-radius: 4px; word-break: break-all; }
 @media (min-width: 48rem) {
   .hero { grid-template-columns: 1fr 1fr; }
@@ -71,5 +93,6 @@ code { background: #efede6; padding: 0.1em 0.35em; border-radius: 4px; word-brea
   .columns-2 { grid-template-columns: repeat(2, 1fr); }
   .columns-3 { grid-template-columns: repeat(3, 1fr); }
   .columns-4 { grid-template-columns: repeat(4, 1fr); }
+  .product { grid-template-columns: 1fr 1fr; align-items: start; }
 }
 `;

@@ -3,6 +3,7 @@ import { actorName, hasScope } from '../access/actor.ts';
 import type { Actor } from '../access/actor.ts';
 import type { Db } from '../db/client.ts';
 import { auditEntries } from '../db/schema.ts';
+import { unstorableTextErrors } from '../schema/storable-text.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { FieldError } from '../errors/tool-error.ts';
 import type { AnyTool } from './define-tool.ts';
@@ -49,8 +50,20 @@ function fieldErrors(issue: z.core.$ZodIssue): FieldError[] {
   return [{ path: at(issue.path), message: issue.message }];
 }
 
+/** Validation at the edge: text the database cannot store, then the schema; both → 400 validation_failed. */
+export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+  const unstorable = unstorableTextErrors(input);
+  if (unstorable.length > 0) throw fieldsError(unstorable);
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw validationError(parsed.error);
+  return parsed.data;
+}
+
 export function validationError(error: z.ZodError): ToolError {
-  const errors: FieldError[] = error.issues.flatMap(fieldErrors);
+  return fieldsError(error.issues.flatMap(fieldErrors));
+}
+
+function fieldsError(errors: FieldError[]): ToolError {
   const summary = errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ');
   return new ToolError('validation_failed', `Invalid request: ${summary}`, { errors });
 }
@@ -59,8 +72,7 @@ export function validationError(error: z.ZodError): ToolError {
 export async function invokeTool(runtime: ToolRuntime, call: ToolCall): Promise<unknown> {
   const { tool, actor, channel } = call;
   authorizeTool(tool, actor);
-  const parsed = tool.input.safeParse(call.input);
-  if (!parsed.success) throw validationError(parsed.error);
+  const input = parseInput(tool.input, call.input);
 
   const log = call.log ?? runtime.log;
   const contextFor = (db: ToolContext['db']): ToolContext => ({
@@ -73,8 +85,8 @@ export async function invokeTool(runtime: ToolRuntime, call: ToolCall): Promise<
     audit: (record) => appendAudit(db, { record, actor, channel, tool: tool.name, at: runtime.clock() }),
   });
 
-  if (tool.annotations.readOnlyHint) return tool.handler(parsed.data, contextFor(runtime.db));
-  return runtime.db.transaction((tx) => tool.handler(parsed.data, contextFor(tx)));
+  if (tool.annotations.readOnlyHint) return tool.handler(input, contextFor(runtime.db));
+  return runtime.db.transaction((tx) => tool.handler(input, contextFor(tx)));
 }
 
 async function appendAudit(

@@ -34,8 +34,10 @@ export const upsertPage = defineTool({
   input: z.strictObject({
     slug: PageSlug,
     title: z.string().min(2).max(200).meta({ description: 'Page title, at least 2 characters.' }),
-    body: z.string().min(10).max(100_000).meta({
-      description: 'At least 10 characters of markdown-like text: "## " starts a heading, blank lines separate paragraphs.',
+    // No length cap of its own: the 1 MiB request limit is the only bound the pages need.
+    body: z.string().min(10).meta({
+      description: 'At least 10 characters of markdown-like text: "## " starts a heading, blank lines separate paragraphs. '
+        + 'Any length that fits in the 1 MiB request.',
     }),
     status: Status.optional().meta({ description: 'draft or published; omitted: published for a new page, unchanged otherwise.' }),
   }),

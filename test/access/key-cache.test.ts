@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, revokeKey, rotateKey } from '../../src/access/api-keys.ts';
 import { KEY_CACHE_TTL_MS, createAuthenticator } from '../../src/access/authenticate.ts';
+import { redisKeyInvalidation } from '../../src/access/key-invalidation.ts';
+import { uniqueRedisPrefix } from '../helpers/rate-limits.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { master } from '../helpers/fixtures.ts';
@@ -85,5 +87,33 @@ describe('made elsewhere', () => {
     await revokeKey(t.database.db, id, new Date());
     other.authenticator.forget(id);
     expect((await other.authenticator.authenticate(key)).ok).toBe(false);
+  });
+});
+
+describe.runIf(process.env.REDIS_URL)('announced over Redis (REDIS_URL)', () => {
+  it('drops a key revoked or rotated on another instance at once, long before the cache would expire', async () => {
+    const url = process.env.REDIS_URL ?? '';
+    const prefix = uniqueRedisPrefix();
+    const here = redisKeyInvalidation({ url, prefix, log: quiet });
+    const there = redisKeyInvalidation({ url, prefix, log: quiet });
+    // The clock of this instance stands still: only the announcement can make it read the database again.
+    const frozen = new Date();
+    const other = createAuthenticator({ db: t.database.db, masterKey: 'm'.repeat(40), clock: () => frozen, log: quiet, invalidation: there });
+    const revoking = createAuthenticator({ db: t.database.db, masterKey: 'm'.repeat(40), clock: () => new Date(), log: quiet, invalidation: here });
+    try {
+      await there.listening();
+      const revoked = await issue();
+      const rotated = await issue();
+      for (const { key } of [revoked, rotated]) expect((await other.authenticate(key)).ok).toBe(true);
+
+      await revokeKey(t.database.db, revoked.id, new Date(), revoking.forget);
+      await rotateKey(t.database.db, rotated.id, revoking.forget);
+
+      await expect.poll(async () => (await other.authenticate(revoked.key)).ok, { timeout: 2_000 }).toBe(false);
+      await expect.poll(async () => (await other.authenticate(rotated.key)).ok, { timeout: 2_000 }).toBe(false);
+      expect(await other.authenticate(revoked.key)).toEqual({ ok: false, detail: 'The API key has been revoked.' });
+    } finally {
+      await Promise.all([here.close(), there.close()]);
+    }
   });
 });

@@ -95,6 +95,35 @@ describe.runIf(REDIS_URL)('a Redis limiter (REDIS_URL)', () => {
     }
   });
 
+  it('stops asking a Redis that hangs after three timeouts, counts in memory, and returns once it answers', async () => {
+    const upstream = new URL(url);
+    const relay = await startTcpRelay({ host: upstream.hostname, port: Number(upstream.port || 6379) });
+    const prefix = uniqueRedisPrefix();
+    const limiter = redisLimiter(`redis://127.0.0.1:${relay.port}${upstream.pathname}`, prefix);
+    try {
+      await limiter.ready();
+      expect((await limiter.consume('anon', '10.2.5.1')).remaining).toBe(2);
+      relay.freeze();
+      const timedOut = [];
+      for (let i = 0; i < 3; i += 1) timedOut.push(await limiter.consume('anon', '10.2.5.2'));
+      // The connection is still up; only the circuit knows that Redis does not answer.
+      expect(limiter.store()).toBe('degraded');
+      const counted = [await limiter.consume('anon', '10.2.5.2')];
+      expect([...timedOut, ...counted].map((s) => [s.remaining, s.exceeded])).toEqual([[2, false], [1, false], [0, false], [0, true]]);
+
+      relay.thaw();
+      // Requests keep coming; the first one after the five-second cool-down probes Redis and finds it back.
+      for (let i = 0; i < 75 && limiter.store() !== 'redis'; i += 1) {
+        await sleep(200);
+        await limiter.consume('anon', '10.2.5.3');
+      }
+      expect(limiter.store()).toBe('redis');
+    } finally {
+      await limiter.close();
+      await relay.close();
+    }
+  });
+
   it('falls back to memory while Redis is gone and returns to Redis when it is back', async () => {
     const upstream = new URL(url);
     const target = { host: upstream.hostname, port: Number(upstream.port || 6379) };

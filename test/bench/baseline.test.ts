@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { baselineSearch } from '../../bench/baseline-search.ts';
-import { loadCatalog } from '../../bench/catalog.ts';
+import { CATALOG } from '../../bench/catalog.ts';
 import { plainPaging, searchWithFilters, searchWithQ } from '../../bench/scenarios.ts';
 import { seedCatalog } from '../../bench/seed-catalog.ts';
 import { createTestApp } from '../helpers/app.ts';
@@ -23,7 +23,7 @@ describe.runIf(url !== undefined)('the bench baseline on a seeded catalog', () =
     const schema = z.object({ rows: z.tuple([z.object({ schema: z.string() })]) })
       .parse(await t.database.db.execute(sql`select current_schema() as schema`)).rows[0].schema;
     const inSchema = `${url}?options=${encodeURIComponent(`-c search_path=${schema},public`)}`;
-    await seedCatalog(inSchema, await loadCatalog(), { products: 3000, orders: 50 });
+    await seedCatalog(inSchema, CATALOG, { products: 3000, orders: 50 });
     pool = new pg.Pool({ connectionString: inSchema, max: 2 });
     pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
   }, 120_000);
@@ -34,7 +34,7 @@ describe.runIf(url !== undefined)('the bench baseline on a seeded catalog', () =
 
   it('answers every scenario search exactly as products.search does', async () => {
     const bodies = [
-      ...searchWithQ(), ...searchWithFilters(await loadCatalog()), ...plainPaging(),
+      ...searchWithQ(), ...searchWithFilters(CATALOG), ...plainPaging(),
       { q: 'aviatr' }, { q: 'solbriller', offset: 1190 }, { q: 'titanium', categorySlug: 'briller', limit: 7, offset: 3 },
     ];
     for (const body of bodies) {

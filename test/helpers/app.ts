@@ -9,7 +9,7 @@ import type { Scope } from '../../src/access/scopes.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Config } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/client.ts';
-import type { Database } from '../../src/db/client.ts';
+import type { Database, DatabaseOptions } from '../../src/db/client.ts';
 
 export const MASTER_KEY = 'test-master-key-0123456789abcdefghijklmnop';
 export const BASE_URL = 'http://butik.test';
@@ -37,7 +37,12 @@ export type CallResult = {
  * A database of its own for one test file: in-memory PGlite, or a fresh schema on TEST_DATABASE_URL
  * (dropped again on close). A PostgreSQL that does not answer fails the test; it is never skipped.
  */
-export async function openTestDatabase(): Promise<{ database: Database; drop(): Promise<void> }> {
+export type TestDatabaseOptions = Pick<DatabaseOptions, 'poolSize' | 'statementTimeoutMs' | 'acquireTimeoutMs' | 'applicationName'> & {
+  /** Connect through this URL (a relay the test controls) instead of TEST_DATABASE_URL; the schema is still cleaned up directly. */
+  via?: string;
+};
+
+export async function openTestDatabase(options: TestDatabaseOptions = {}): Promise<{ database: Database; drop(): Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
     const database = await openDatabase({});
@@ -45,13 +50,25 @@ export async function openTestDatabase(): Promise<{ database: Database; drop(): 
     return { database, drop: () => database.close() };
   }
   const schemaName = `t_${randomBytes(6).toString('hex')}`;
-  const database = await openDatabase({ url, schemaName, poolSize: 20 });
+  const { via, ...pool } = options;
+  const database = await openDatabase({ url: via ?? url, schemaName, poolSize: 20, ...pool });
   await database.migrate();
   return {
     database,
     async drop() {
-      await database.db.execute(`drop schema if exists "${schemaName}" cascade`);
-      await database.close();
+      if (!via) {
+        await database.db.execute(`drop schema if exists "${schemaName}" cascade`);
+        await database.close();
+        return;
+      }
+      // The relay may be cut by now: clean up over a direct connection.
+      await database.close().catch(() => {});
+      const direct = await openDatabase({ url, poolSize: 1 });
+      try {
+        await direct.db.execute(`drop schema if exists "${schemaName}" cascade`);
+      } finally {
+        await direct.close();
+      }
     },
   };
 }
@@ -92,6 +109,7 @@ const ProblemShape = z.object({
 
 export type TestAppOptions = Partial<Omit<AppOptions, 'config' | 'database' | 'masterKey'>> & {
   env?: Record<string, string>;
+  db?: TestDatabaseOptions;
 };
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -101,8 +119,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     LOG_LEVEL: 'silent',
     ...options.env,
   });
-  const { database, drop } = await openTestDatabase();
-  const { env: _env, ...appOptions } = options;
+  const { database, drop } = await openTestDatabase(options.db);
+  const { env: _env, db: _db, ...appOptions } = options;
   const app = buildApp({ config, database, masterKey: MASTER_KEY, logger: false, ...appOptions });
   await app.ready();
   return {

@@ -1,7 +1,14 @@
 import { connect, createServer } from 'node:net';
 import type { Socket } from 'node:net';
 
-export type TcpRelay = { port: number; close(): Promise<void> };
+export type TcpRelay = {
+  port: number;
+  /** Stops forwarding in both directions without closing anything: a server that hangs, not one that died. */
+  freeze(): void;
+  /** Forwards again, including what was held back while frozen. */
+  thaw(): void;
+  close(): Promise<void>;
+};
 
 /**
  * A TCP relay to a server (Redis) that a test can cut and restore on the same port, to make the server
@@ -9,6 +16,7 @@ export type TcpRelay = { port: number; close(): Promise<void> };
  */
 export async function startTcpRelay(target: { host: string; port: number }, listenPort = 0): Promise<TcpRelay> {
   const sockets = new Set<Socket>();
+  let frozen = false;
   const track = (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -19,6 +27,10 @@ export async function startTcpRelay(target: { host: string; port: number }, list
     track(client);
     track(upstream);
     client.pipe(upstream).pipe(client);
+    if (frozen) {
+      client.pause();
+      upstream.pause();
+    }
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
@@ -31,6 +43,14 @@ export async function startTcpRelay(target: { host: string; port: number }, list
   let closed: Promise<void> | undefined;
   return {
     port: address.port,
+    freeze() {
+      frozen = true;
+      for (const socket of sockets) socket.pause();
+    },
+    thaw() {
+      frozen = false;
+      for (const socket of sockets) socket.resume();
+    },
     close: () => (closed ??= new Promise<void>((resolve) => {
       for (const socket of sockets) socket.destroy();
       server.close(() => resolve());

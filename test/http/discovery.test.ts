@@ -77,6 +77,15 @@ describe('GET /docs', () => {
     }
   });
 
+  it('says how to get an API key: the key routes and the master key', async () => {
+    const html = String((await send(t, { method: 'GET', url: '/docs' })).body);
+    const section = html.slice(html.indexOf('<h2 id="keys">'));
+    for (const route of ['POST /api/v1/keys', 'GET /api/v1/keys', 'POST /api/v1/keys/{id}/rotate', 'DELETE /api/v1/keys/{id}']) {
+      expect(section).toContain(`<code>${route}</code>`);
+    }
+    expect(section).toContain('BUTIK_DATA_DIR/master.key');
+  });
+
   it('loads no assets from anywhere and allows only its own inline style', async () => {
     const response = await send(t, { method: 'GET', url: '/docs' });
     expectSelfContained(String(response.body), response.headers['content-security-policy']);

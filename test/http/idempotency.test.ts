@@ -180,10 +180,26 @@ describe('Idempotency-Key misuse', () => {
     const busy = await t.call('products.create', body, withKey(key));
     expect(busy.status).toBe(409);
     expect(busy.body.code).toBe('idempotency_key_in_use');
+    // A claim without a lease counts as leased for 15 s from its creation.
+    expect(Number(busy.headers['retry-after'])).toBeGreaterThanOrEqual(14);
+    expect(Number(busy.headers['retry-after'])).toBeLessThanOrEqual(15);
     expect(await productCreates(body.slug)).toBe(0);
 
     const otherBody = await t.call('products.create', { ...body, stock: 1 }, withKey(key));
     expect(otherBody.body.code).toBe('idempotency_key_reused');
+  });
+
+  it('takes over a running claim at once when its owner stopped renewing the lease', async () => {
+    const key = newKey();
+    const body = productBody();
+    await t.database.db.insert(idempotencyKeys).values({
+      caller: 'master', key, tool: 'products.create', requestHash: requestHash('products.create', body), state: 'running',
+      leaseUntil: new Date(Date.now() - 1_000),
+    });
+    const retried = await t.call('products.create', body, withKey(key));
+    expect(retried.status).toBe(200);
+    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+    expect(await productCreates(body.slug)).toBe(1);
   });
 
   it('takes over a running entry abandoned for more than five minutes', async () => {

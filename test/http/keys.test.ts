@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys } from '../../src/db/schema.ts';
+import { IssuedKey, KeyRecord, RevokedKey } from '../../src/schema/api-key.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { CallResult, TestApp } from '../helpers/app.ts';
 import { createCategory, master } from '../helpers/fixtures.ts';
@@ -43,6 +44,16 @@ async function listed(id: string) {
   const response = await keysRequest('GET', '/api/v1/keys', { key: master.key });
   return (response.body.result as Array<Record<string, unknown>>).find((entry) => entry.id === id);
 }
+
+describe('the documented shapes', () => {
+  it('answers create, list, rotate and revoke exactly as the OpenAPI document describes them', async () => {
+    const created = await keysRequest('POST', '/api/v1/keys', { key: master.key, body: { name: 'Shapes', scopes: ['catalog:read'] } });
+    const issued = IssuedKey.parse(created.body.result);
+    KeyRecord.array().parse((await keysRequest('GET', '/api/v1/keys', { key: master.key })).body.result);
+    IssuedKey.parse((await keysRequest('POST', `/api/v1/keys/${issued.id}/rotate`, { key: master.key })).body.result);
+    RevokedKey.parse((await keysRequest('DELETE', `/api/v1/keys/${issued.id}`, { key: master.key })).body.result);
+  });
+});
 
 describe('POST /api/v1/keys', () => {
   it('creates a key with 201 and shows the secret once', async () => {
@@ -184,8 +195,17 @@ describe('DELETE /api/v1/keys/{id}', () => {
 });
 
 describe('expiry', () => {
+  it('refuses to issue a key that would be born expired', async () => {
+    const response = await keysRequest('POST', '/api/v1/keys', {
+      key: master.key, body: { name: 'Too late', scopes: ['catalog:read'], expiresAt: '2020-01-01T00:00:00Z' },
+    });
+    expectValidation(response, ['expiresAt']);
+    expect(response.body.errors[0].message).toBe('must lie in the future');
+  });
+
   it('answers an expired key with 401 invalid_token', async () => {
-    const issued = await issue({ name: 'Expired', scopes: ['catalog:read'], expiresAt: '2020-01-01T00:00:00Z' });
+    const issued = await issue({ name: 'Expiring', scopes: ['catalog:read'], expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    await t.database.db.update(apiKeys).set({ expiresAt: new Date('2020-01-01T00:00:00Z') }).where(eq(apiKeys.id, issued.id));
     const response = await useKey(issued.key);
     expectProblem(response, 401, 'unauthorized');
     expect(response.headers['www-authenticate']).toBe(INVALID_TOKEN_CHALLENGE);

@@ -29,8 +29,11 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t?.close(); });
 
+/** The tool operations; the key routes (below) are the only other paths. */
 function operations(): Array<[string, Json]> {
-  return Object.entries(doc.paths as Record<string, Json>).map(([path, item]) => [path, item.post]);
+  return Object.entries(doc.paths as Record<string, Json>)
+    .filter(([path]) => path.startsWith('/api/v1/tools/'))
+    .map(([path, item]) => [path, item.post]);
 }
 
 /** Every object schema in a JSON Schema tree, with where it sits. */
@@ -99,7 +102,7 @@ describe('the OpenAPI document', () => {
 
   it('has exactly one POST operation per registered tool, named invoke_<name>', () => {
     const tools = t.app.butik.registry.tools;
-    expect(Object.keys(doc.paths).sort()).toEqual(tools.map((tool) => `/api/v1/tools/${tool.name}`).sort());
+    expect(operations().map(([path]) => path).sort()).toEqual(tools.map((tool) => `/api/v1/tools/${tool.name}`).sort());
     for (const tool of tools) {
       const item = doc.paths[`/api/v1/tools/${tool.name}`];
       expect(Object.keys(item)).toEqual(['post']);
@@ -107,6 +110,21 @@ describe('the OpenAPI document', () => {
     }
     const ids = operations().map(([, op]) => op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('describes the key routes of CONTRACT §2 under the master-key scheme, with their exact result shapes', () => {
+    expect(Object.keys(doc.paths).filter((path) => !path.startsWith('/api/v1/tools/')).sort())
+      .toEqual(['/api/v1/keys', '/api/v1/keys/{id}', '/api/v1/keys/{id}/rotate']);
+    expect(doc.components.securitySchemes.masterKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    const create = doc.paths['/api/v1/keys'].post;
+    expect(create).toMatchObject({ operationId: 'create_key', security: [{ masterKey: [] }], tags: ['keys'] });
+    expect(create.requestBody.content['application/json'].schema.required).toEqual(['name', 'scopes']);
+    const issued = create.responses['201'].content['application/json'].schema.properties.result;
+    expect(Object.keys(issued.properties).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'key', 'name', 'prefix', 'scopes']);
+    expect(doc.paths['/api/v1/keys'].get.operationId).toBe('list_keys');
+    expect(doc.paths['/api/v1/keys/{id}/rotate'].post.operationId).toBe('rotate_key');
+    expect(doc.paths['/api/v1/keys/{id}'].delete.responses['200'].content['application/json'].schema.properties.result.required)
+      .toEqual(['id', 'revokedAt']);
   });
 
   it('marks the required scope and anonymous reads on every operation', () => {

@@ -56,18 +56,30 @@ describe('anonymous policy', () => {
 });
 
 describe('pre-authentication policy', () => {
-  it('counts every Bearer request, valid or not, 120 per IP, apart from the anonymous allowance', async () => {
+  it('counts every Bearer request before the lookup and gives the point back once the key is valid', async () => {
     const ip = '10.0.2.1';
     const valid = await contract.keyWith('catalog:read');
-    const tokens = [valid, inventedKey(), 'not-a-key', master.key];
+    // Far more than the 120 of preauth: a client with a valid key is limited by its key's 600 alone.
+    for (let i = 0; i < 200; i += 1) {
+      const response = await search(contract, ip, { key: i % 2 === 0 ? valid : master.key });
+      expect(response.status).toBe(200);
+    }
+    const rate = readRate(await search(contract, ip, { key: valid }));
+    expect(rate).toMatchObject({ policy: 'key', quota: 600, remaining: 499 });
+  });
+
+  it('lets unknown, malformed and revoked keys use up 120 per IP, after which even a valid key waits', async () => {
+    const ip = '10.0.2.2';
+    const valid = await contract.keyWith('catalog:read');
+    const invalid = [inventedKey(), 'not-a-key'];
     for (let i = 0; i < 120; i += 1) {
-      const key = tokens[i % tokens.length];
-      const response = await search(contract, ip, { key });
-      expect(response.status).toBe(key === valid || key === master.key ? 200 : 401);
+      const response = await search(contract, ip, { key: invalid[i % 2] });
+      expect(response.status).toBe(401);
       expect(readRate(response)).toMatchObject({ policy: 'preauth', quota: 120, remaining: 119 - i });
     }
-    expectRefused(await search(contract, ip, { key: valid }), 'preauth');
     expectRefused(await search(contract, ip, { key: inventedKey() }), 'preauth');
+    // Counted before the lookup (CONTRACT §5): the IP's allowance is gone whatever key it sends now.
+    expectRefused(await search(contract, ip, { key: valid }), 'preauth');
 
     const anonymous = await search(contract, ip);
     expect(anonymous.status).toBe(200);
@@ -96,9 +108,9 @@ describe('key policy', () => {
     expect(readRate(await search(tight, ip, { key: first }))).toMatchObject({ policy: 'key', quota: 2, remaining: 1 });
     expect((await search(tight, ip, { key: first })).status).toBe(200);
     expectRefused(await search(tight, ip, { key: first }), 'key');
-    expect(readRate(await search(tight, ip, { key: second }))).toMatchObject({ policy: 'preauth', remaining: 0 });
-    // The preauth allowance of this IP is now used up too, so the next request names it.
-    expectRefused(await search(tight, ip, { key: second }), 'preauth');
+    expect(readRate(await search(tight, ip, { key: second }))).toMatchObject({ policy: 'key', remaining: 1 });
+    expect((await search(tight, ip, { key: second })).status).toBe(200);
+    expectRefused(await search(tight, ip, { key: second }), 'key');
   });
 
   it('counts the master key under the key policy as well', async () => {
@@ -108,15 +120,18 @@ describe('key policy', () => {
 });
 
 describe('which policy the headers name (CONTRACT §11)', () => {
+  async function afterInvalidKeys(ip: string, count: number) {
+    for (let i = 0; i < count; i += 1) expect((await search(tight, ip, { key: inventedKey() })).status).toBe(401);
+    return readRate(await search(tight, ip, { key: await tight.keyWith('catalog:read') }));
+  }
+
   it('names the smallest remaining fraction, and the smaller remainder on a tie', async () => {
-    const ip = '10.0.4.1';
-    const keys = [await tight.keyWith('catalog:read'), await tight.keyWith('catalog:read'), await tight.keyWith('catalog:read')];
-    // preauth 3/4 against key 1/2: the key.
-    expect(readRate(await search(tight, ip, { key: keys[0] }))).toMatchObject({ policy: 'key', remaining: 1 });
+    // preauth 4/4 (the valid key's point came back) against key 1/2: the key.
+    expect(await afterInvalidKeys('10.0.4.1', 0)).toMatchObject({ policy: 'key', remaining: 1 });
     // preauth 2/4 against key 1/2: equal fractions, the key has fewer left.
-    expect(readRate(await search(tight, ip, { key: keys[1] }))).toMatchObject({ policy: 'key', remaining: 1 });
+    expect(await afterInvalidKeys('10.0.4.2', 2)).toMatchObject({ policy: 'key', remaining: 1 });
     // preauth 1/4 against key 1/2: preauth.
-    expect(readRate(await search(tight, ip, { key: keys[2] }))).toMatchObject({ policy: 'preauth', remaining: 1 });
+    expect(await afterInvalidKeys('10.0.4.3', 3)).toMatchObject({ policy: 'preauth', remaining: 1 });
   });
 });
 
@@ -210,7 +225,9 @@ describe.runIf(REDIS_URL)('counters in Redis (REDIS_URL)', () => {
       const stored = await redis.keys(`${prefix}:*`);
       expect(stored).toEqual(expect.arrayContaining([`${prefix}:rl:key:${id}`, `${prefix}:rl:preauth:10.0.9.1`, `${prefix}:rl:anon:10.0.1.1`]));
       expect(stored.every((name) => name.startsWith(`${prefix}:rl:`) && !name.includes(key) && !name.includes(master.key))).toBe(true);
-      expect(await redis.get(`${prefix}:rl:preauth:10.0.9.1`)).toBe('2');
+      // Both requests were counted before their lookup, and both points came back once the keys proved valid.
+      expect(await redis.get(`${prefix}:rl:preauth:10.0.9.1`)).toBe('0');
+      expect(await redis.get(`${prefix}:rl:key:${id}`)).toBe('1');
       const ttl = await redis.pttl(`${prefix}:rl:key:${id}`);
       expect(ttl).toBeGreaterThan(0);
       expect(ttl).toBeLessThanOrEqual(60_000);

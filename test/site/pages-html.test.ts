@@ -242,7 +242,7 @@ describe('site chrome', () => {
     await writeSetting(t.database.db, { key: 'storeName', value: 'Brillehuset', now: new Date() });
     const body = (await get(`/info/${await publish({ title: 'Om butikken' })}`)).body;
     expect(body).toContain('<title>Om butikken · Brillehuset</title>');
-    expect(section(body, 'header')).toContain('<p class="brand"><a href="/services">Brillehuset</a></p>');
+    expect(section(body, 'header')).toContain('<p class="brand"><a href="/">Brillehuset</a></p>');
   });
 
   it('shows the tagline and the company details from the settings', async () => {

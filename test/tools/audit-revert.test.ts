@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createProduct, master, uniqueSlug } from '../helpers/fixtures.ts';
@@ -110,5 +112,21 @@ describe('audit.revert under concurrency', () => {
     expect(responses.map((r) => r.status).sort()).toEqual([200, 422, 422, 422, 422]);
     const reverts = await t.call('audit.list', { tool: 'audit.revert', targetId: product.id }, master);
     expect(reverts.body.result).toHaveLength(1);
+  });
+});
+
+describe('audit.revert and timestamps', () => {
+  /** The stored instants as PostgreSQL prints them, microseconds included. */
+  async function storedTimes(id: string) {
+    const result: unknown = await t.database.db.execute(sql`select created_at::text as created, updated_at::text as updated from products where id = ${id}`);
+    return z.object({ rows: z.array(z.object({ created: z.string(), updated: z.string() })) }).parse(result).rows;
+  }
+
+  it('restores a deleted product with the very instants it had, to the microsecond', async () => {
+    const product = await createProduct(t);
+    const before = await storedTimes(product.id);
+    await t.call('products.delete', { slug: product.slug, confirm: true }, master);
+    expect((await revert(await latestEntryId({ tool: 'products.delete', targetId: product.id }))).status).toBe(200);
+    expect(await storedTimes(product.id)).toEqual(before);
   });
 });

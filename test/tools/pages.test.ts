@@ -79,6 +79,18 @@ describe('pages.upsert bounds', () => {
     expect(response.body.errors.map((e: { path: string }) => e.path)).toContain(path);
   });
 
+  it('accepts a body of any length that fits in the 1 MiB request, and serves it whole', async () => {
+    const paragraph = 'Stellet er håndlavet i Danmark af genanvendt acetat, og glassene filtrerer 100 % UV. ';
+    const body = `## Materialer\n\n${paragraph.repeat(Math.floor(900_000 / paragraph.length))}`;
+    expect(Buffer.byteLength(JSON.stringify({ slug: 'x', title: 'Om os', body }))).toBeGreaterThan(900_000);
+    const slug = uniqueSlug('long');
+    const response = await upsert({ slug, body });
+    expect(response.status).toBe(200);
+    expect((await storedPage(slug))?.body).toBe(body);
+    const got = await t.call('site.get_page', { slug });
+    expect(got.body.result.body).toHaveLength(body.length);
+  });
+
   it('accepts a two-character title, a ten-character body and a 200-character title', async () => {
     expect((await upsert({ title: 'Ok', body: '1234567890' })).status).toBe(200);
     expect((await upsert({ title: 'x'.repeat(200) })).status).toBe(200);

@@ -1,0 +1,23 @@
+ALTER TABLE "announcements" ALTER COLUMN "created_at" SET DEFAULT date_trunc('milliseconds', now());--> statement-breakpoint
+ALTER TABLE "announcements" ALTER COLUMN "updated_at" SET DEFAULT date_trunc('milliseconds', now());--> statement-breakpoint
+ALTER TABLE "api_keys" ALTER COLUMN "created_at" SET DEFAULT date_trunc('milliseconds', now());--> statement-breakpoint
+ALTER TABLE "audit_entries" ALTER COLUMN "at" SET DEFAULT date_trunc('milliseconds', now());--> statement-breakpoint
+ALTER TABLE "cart_items" ALTER COLUMN "added_at" SET DEFAULT date_trunc('milliseconds', now());--> statement-breakpoint
+ALTER TABLE "carts" ALTER COLUMN "created_at" SET DEFAULT date_trunc('milliseconds', now());--> statement-breakpoint
+ALTER TABLE "carts" ALTER COLUMN "updated_at" SET DEFAULT date_trunc('milliseconds', now());--> statement-breakpoint
+ALTER TABLE "categories" ALTER COLUMN "created_at" SET DEFAULT date_trunc('milliseconds', now());--> statement-breakpoint
+ALTER TABLE "categories" ALTER COLUMN "updated_at" SET DEFAULT date_trunc('milliseconds', now());--> statement-breakpoint
+ALTER TABLE "discounts" ALTER COLUMN "created_at" SET DEFAULT date_trunc('milliseconds', now());--> statement-breakpoint
+ALTER TABLE "discounts" ALTER COLUMN "updated_at" SET DEFAULT date_trunc('milliseconds', now());--> statement-breakpoint
+ALTER TABLE "feature_flags" ALTER COLUMN "updated_at" SET DEFAULT date_trunc('milliseconds', now());--> statement-breakpoint
+ALTER TABLE "idempotency_keys" ALTER COLUMN "created_at" SET DEFAULT date_trunc('milliseconds', now());--> statement-breakpoint
+ALTER TABLE "orders" ALTER COLUMN "created_at" SET DEFAULT date_trunc('milliseconds', now());--> statement-breakpoint
+ALTER TABLE "orders" ALTER COLUMN "updated_at" SET DEFAULT date_trunc('milliseconds', now());--> statement-breakpoint
+ALTER TABLE "pages" ALTER COLUMN "created_at" SET DEFAULT date_trunc('milliseconds', now());--> statement-breakpoint
+ALTER TABLE "pages" ALTER COLUMN "updated_at" SET DEFAULT date_trunc('milliseconds', now());--> statement-breakpoint
+ALTER TABLE "products" ALTER COLUMN "created_at" SET DEFAULT date_trunc('milliseconds', now());--> statement-breakpoint
+ALTER TABLE "products" ALTER COLUMN "updated_at" SET DEFAULT date_trunc('milliseconds', now());--> statement-breakpoint
+ALTER TABLE "services" ALTER COLUMN "created_at" SET DEFAULT date_trunc('milliseconds', now());--> statement-breakpoint
+ALTER TABLE "services" ALTER COLUMN "updated_at" SET DEFAULT date_trunc('milliseconds', now());--> statement-breakpoint
+ALTER TABLE "settings" ALTER COLUMN "updated_at" SET DEFAULT date_trunc('milliseconds', now());--> statement-breakpoint
+ALTER TABLE "idempotency_keys" ADD COLUMN "lease_until" timestamp with time zone;

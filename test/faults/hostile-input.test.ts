@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_JSON_DEPTH } from '../../src/http/json-body.ts';
+import { createTestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { master } from '../helpers/fixtures.ts';
+import { expectProblem, expectValidation, send } from '../helpers/http.ts';
+import { LEGACY_HEADERS, rpc } from '../mcp/mcp-client.ts';
+
+/**
+ * Strings PostgreSQL cannot store and bodies built to exhaust a stack, sent to every tool of the registry
+ * (not a hand-written list): each is a 400 at the exact path, never a 500.
+ */
+let t: TestApp;
+beforeAll(async () => { t = await createTestApp(); });
+afterAll(async () => { await t?.close(); });
+
+const NUL = 'Aviator\u0000Classic';
+const LONE_SURROGATE = 'Aviator \ud800 Classic';
+const TRAILING_SURROGATE = '\udc00';
+
+function toolsWithFields() {
+  return t.app.butik.registry.tools.map((tool) => {
+    const properties = tool.inputJsonSchema.properties;
+    const fields = properties && typeof properties === 'object' ? Object.keys(properties) : [];
+    return { name: tool.name, fields };
+  });
+}
+
+/** 200,000 levels of arrays inside a valid object: about 400 KB, well under the 1 MiB body limit. */
+const DEEP_BODY = `{"a":${'['.repeat(200_000)}${']'.repeat(200_000)}}`;
+
+describe('strings that cannot be stored', () => {
+  it('refuses a NUL or a lone surrogate in any field of any tool with 400 at that field', async () => {
+    const tools = toolsWithFields();
+    expect(tools.length).toBe(t.app.butik.registry.tools.length);
+    let probes = 0;
+    for (const { name, fields } of tools) {
+      for (const field of fields) {
+        for (const [value, path] of [
+          [NUL, field],
+          [LONE_SURROGATE, field],
+          [[TRAILING_SURROGATE], `${field}.0`],
+          [{ note: NUL }, `${field}.note`],
+        ] as const) {
+          const response = await t.call(name, { [field]: value }, master);
+          expectValidation(response, [path]);
+          probes += 1;
+        }
+      }
+    }
+    expect(probes).toBeGreaterThan(400);
+  });
+
+  it('names the offending key of a JSON-typed field, and says what to do', async () => {
+    const response = await t.call('products.create', {
+      slug: 'x-nul', name: 'Nul', description: 'Ti tegn mindst her.', priceDkk: 10000, stock: 1, categorySlug: 'x',
+      attributes: { 'materi\u0000ale': 'acetat', size: ['S', 'M\ud800'] },
+    }, master);
+    expectValidation(response, ['attributes.materi\u0000ale', 'attributes.size.1']);
+    expect(response.body.errors.map((e: { message: string }) => e.message)).toEqual([
+      'the key contains a NUL character (\\u0000), which cannot be stored; remove it',
+      'contains a lone UTF-16 surrogate (half of a character), which cannot be stored; send well-formed Unicode',
+    ]);
+  });
+
+  it('keeps well-formed text outside the Basic Multilingual Plane', async () => {
+    const response = await t.call('categories.upsert', { slug: 'emoji-test', name: 'Solbriller 😎', description: 'Æ, ø og å 𝄞' }, master);
+    expect(response.status).toBe(200);
+    expect(response.body.result.name).toBe('Solbriller 😎');
+  });
+
+  it('refuses the same over MCP as a tool error with the problem', async () => {
+    const response = await rpc(t, {
+      jsonrpc: '2.0', id: 1, method: 'tools/call',
+      params: { name: 'products.search', arguments: { q: NUL } },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.result.isError).toBe(true);
+    const problem = JSON.parse(response.body.result.content[0].text);
+    expect(problem).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ path: 'q' }] });
+  });
+});
+
+describe('key management', () => {
+  it('refuses a NUL in a key name at its path and treats a NUL id as no key', async () => {
+    const created = await send(t, {
+      method: 'POST', url: '/api/v1/keys', payload: JSON.stringify({ name: NUL, scopes: ['catalog:read'] }),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${master.key}` },
+    });
+    expectValidation(created, ['name']);
+    const revoked = await send(t, { method: 'DELETE', url: '/api/v1/keys/%00', headers: { authorization: `Bearer ${master.key}` } });
+    expectProblem(revoked, 404, 'not_found');
+  });
+});
+
+describe(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`, () => {
+  it('is 400 invalid_json for every tool, with an Idempotency-Key too', async () => {
+    for (const tool of t.app.butik.registry.tools) {
+      const response = await send(t, {
+        method: 'POST', url: `/api/v1/tools/${tool.name}`, payload: DEEP_BODY,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${master.key}`, 'idempotency-key': `deep-${tool.name}` },
+      });
+      expectProblem(response, 400, 'invalid_json');
+      expect(response.body.detail).toBe(`The request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels.`);
+    }
+  });
+
+  it('is 400 invalid_json on /api/mcp, idempotency key in _meta or not', async () => {
+    const deepArguments = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"products.search",`
+      + `"_meta":{"butik/idempotencyKey":"deep-mcp"},"arguments":{"q":${'['.repeat(200_000)}${']'.repeat(200_000)}}}}`;
+    const response = await send(t, {
+      method: 'POST', url: '/api/mcp', payload: deepArguments, headers: { ...LEGACY_HEADERS, authorization: `Bearer ${master.key}` },
+    });
+    expectProblem(response, 400, 'invalid_json');
+  });
+
+  it(`accepts ${MAX_JSON_DEPTH} levels, and brackets inside strings do not count`, async () => {
+    const nested = JSON.parse(`${'['.repeat(MAX_JSON_DEPTH - 2)}"x"${']'.repeat(MAX_JSON_DEPTH - 2)}`);
+    const response = await t.call('products.search', { q: `${'['.repeat(80)} solbriller`, brand: nested }, master);
+    expectValidation(response, ['brand']);
+  });
+});
