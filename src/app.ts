@@ -21,6 +21,8 @@ import { registerToolsRoute } from './http/tools-route.ts';
 import { registerDiscoveryRoutes } from './http/discovery.ts';
 import { registerMcpRoutes } from './mcp/route.ts';
 import { registerSiteRoutes } from './site/routes.ts';
+import { registerOAuthRoutes } from './oauth/routes.ts';
+import { createOAuthServer } from './oauth/server.ts';
 import type { AnyTool } from './tools/define-tool.ts';
 import type { ToolRuntime } from './tools/invoke.ts';
 import { ALL_TOOLS, buildRegistry } from './tools/registry.ts';
@@ -89,6 +91,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const clock = options.clock ?? (() => new Date());
   const runtime: ToolRuntime = { db: database.db, log: app.log, clock, baseUrl };
   const limiter = options.limiter ?? rateLimiterFromConfig(config, app.log);
+  const oauth = createOAuthServer({ db: database.db, baseUrl: () => baseUrl, trustProxy: config.trustProxy });
   const invalidation = config.redisUrl
     ? redisKeyInvalidation({ url: config.redisUrl, prefix: config.redisPrefix, log: app.log })
     : localKeyInvalidation;
@@ -99,7 +102,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
     runtime,
     gate: {
       limiter,
-      authenticator: createAuthenticator({ db: database.db, masterKey: options.masterKey, clock, log: app.log, invalidation }),
+      authenticator: createAuthenticator({
+        db: database.db, masterKey: options.masterKey, clock, log: app.log, invalidation, verifyOAuthToken: oauth.verify,
+      }),
     },
     get baseUrl() { return baseUrl; },
   };
@@ -133,6 +138,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   registerMcpRoutes(app);
   registerDiscoveryRoutes(app);
   registerSiteRoutes(app);
+  registerOAuthRoutes(app, oauth, options.masterKey);
   return app;
 }
 

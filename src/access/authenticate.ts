@@ -64,6 +64,8 @@ export function createAuthenticator(options: {
   clock: () => Date;
   log: Log;
   cacheTtlMs?: number;
+  /** OAuth access tokens (issue 12 C): undefined when the token is not one, then it is tried as an API key. */
+  verifyOAuthToken?: (token: string) => Promise<Authentication | undefined>;
   invalidation?: KeyInvalidation;
 }): Authenticator {
   const masterHash = Buffer.from(hashSecret(options.masterKey), 'hex');
@@ -109,6 +111,10 @@ export function createAuthenticator(options: {
       if (!token) return { ok: false, detail: 'The Authorization header names Bearer but carries no key.' };
       const hash = hashSecret(token);
       if (timingSafeEqual(Buffer.from(hash, 'hex'), masterHash)) return { ok: true, actor: { kind: 'master' } };
+      if (!KEY_PATTERN.test(token)) {
+        const viaOAuth = await options.verifyOAuthToken?.(token);
+        if (viaOAuth) return viaOAuth;
+      }
       // A token of the wrong shape cannot be a key: answer without touching the database.
       if (!KEY_PATTERN.test(token)) return { ok: false, detail: 'The API key is malformed.' };
       const now = options.clock();

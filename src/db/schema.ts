@@ -292,3 +292,22 @@ export const announcements = pgTable('announcements', {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * Everything oidc-provider stores (grants, codes, tokens, sessions, interactions, registered clients, keys),
+ * one row per model + id, so every instance on the same PostgreSQL shares the authorization server's state.
+ */
+export const oauthRecords = pgTable('oauth_records', {
+  model: text('model').notNull(),
+  id: text('id').notNull(),
+  payload: jsonb('payload').notNull(),
+  grantId: text('grant_id'),
+  userCode: text('user_code'),
+  uid: text('uid'),
+  expiresAt: at('expires_at'),
+  consumedAt: at('consumed_at'),
+}, (t) => [
+  primaryKey({ columns: [t.model, t.id] }),
+  index('oauth_records_grant_idx').on(t.grantId),
+  index('oauth_records_uid_idx').on(t.uid),
+]);

@@ -12,6 +12,8 @@ export type ProblemExtras = {
   scope?: string;
   /** True when a 401 was caused by a key that was sent but is not valid. */
   invalidToken?: boolean;
+  /** The RFC 9728 metadata address a 401 of the MCP endpoint names for OAuth clients. */
+  resourceMetadata?: string;
 };
 
 /** The only error a tool handler throws on purpose; anything else becomes internal_error. */

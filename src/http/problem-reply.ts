@@ -4,10 +4,15 @@ import type { ToolError } from '../errors/tool-error.ts';
 
 export const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
 
-/** WWW-Authenticate of CONTRACT §4 for 401 and 403. */
+/**
+ * WWW-Authenticate of CONTRACT §4 for 401 and 403. A 401 of the MCP endpoint also names the RFC 9728
+ * resource metadata (extras.resourceMetadata), so an OAuth client (MCP authorization spec) can discover the
+ * authorization server; CONTRACT's parameters stay first, and REST answers exactly as CONTRACT §4 says.
+ */
 export function challengeFor(error: ToolError): string | undefined {
   if (error.code === 'unauthorized') {
-    return error.extras.invalidToken ? 'Bearer realm="butik", error="invalid_token"' : 'Bearer realm="butik"';
+    const base = error.extras.invalidToken ? 'Bearer realm="butik", error="invalid_token"' : 'Bearer realm="butik"';
+    return error.extras.resourceMetadata ? `${base}, resource_metadata="${error.extras.resourceMetadata}"` : base;
   }
   if (error.code === 'insufficient_scope') {
     return `Bearer realm="butik", error="insufficient_scope", scope="${error.extras.scope ?? ''}"`;

@@ -7,6 +7,7 @@ import { admit } from '../access/admit.ts';
 import { rateLimitHeaders } from '../access/rate-limit.ts';
 import { SCOPES } from '../access/scopes.ts';
 import { ToolError } from '../errors/tool-error.ts';
+import { resourceMetadataUrl } from '../oauth/routes.ts';
 import { asToolError } from '../errors/to-problem.ts';
 import { assertJsonDepth, BODY_LIMIT } from '../http/json-body.ts';
 import { sendProblem } from '../http/problem-reply.ts';
@@ -45,7 +46,7 @@ export function registerMcpRoutes(app: FastifyInstance): void {
     const { butik } = request.server;
     const admission = await admit(butik.gate, { ip: request.ip, authorization: request.headers.authorization });
     const headers = { ...cors, ...rateLimitHeaders(admission.rate, butik.config.rateWindowSeconds) };
-    if (!admission.ok) return sendProblem(request, reply, admission.error, headers);
+    if (!admission.ok) return sendProblem(request, reply, withResourceMetadata(admission.error, butik.baseUrl), headers);
 
     try {
       if (typeof request.body === 'string') assertJsonDepth(request.body);
@@ -120,4 +121,10 @@ function toWebRequest(request: FastifyRequest, reply: FastifyReply, baseUrl: str
     body: typeof request.body === 'string' ? request.body : null,
     signal: aborted.signal,
   });
+}
+
+/** MCP authorization: a 401 tells an OAuth client where to discover the authorization server (RFC 9728). */
+function withResourceMetadata(error: ToolError, baseUrl: string): ToolError {
+  if (error.code !== 'unauthorized') return error;
+  return new ToolError(error.code, error.detail, { ...error.extras, resourceMetadata: resourceMetadataUrl(baseUrl) });
 }

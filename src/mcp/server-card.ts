@@ -12,7 +12,12 @@ export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11
  */
 export function buildServerCard(baseUrl: string, mcpPath: string): Record<string, unknown> {
   const endpoint = `${baseUrl}${mcpPath}`;
-  const authentication = { required: false, schemes: ['bearer'] };
+  // Bearer carries an API key or an OAuth 2.1 access token (issue 12 C); the RFC 9728 metadata names the server.
+  const authentication = {
+    required: false,
+    schemes: ['bearer', 'oauth2'],
+    protectedResourceMetadata: `${baseUrl}/.well-known/oauth-protected-resource${mcpPath}`,
+  };
   return {
     $schema: 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json',
     name: 'dk.butik/butik',

@@ -55,4 +55,8 @@ export function expectValidation(response: CallResult, paths: string[]): void {
 
 export const CHALLENGE = 'Bearer realm="butik"';
 export const INVALID_TOKEN_CHALLENGE = 'Bearer realm="butik", error="invalid_token"';
+/** On /api/mcp, CONTRACT §4's parameters are followed by the RFC 9728 address OAuth clients discover the server from. */
+const RESOURCE_METADATA = 'resource_metadata="http://butik.test/.well-known/oauth-protected-resource/api/mcp"';
+export const MCP_CHALLENGE = `${CHALLENGE}, ${RESOURCE_METADATA}`;
+export const MCP_INVALID_TOKEN_CHALLENGE = `${INVALID_TOKEN_CHALLENGE}, ${RESOURCE_METADATA}`;
 export const scopeChallenge = (scope: string) => `Bearer realm="butik", error="insufficient_scope", scope="${scope}"`;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { master, uniqueSlug } from '../helpers/fixtures.ts';
-import { INVALID_TOKEN_CHALLENGE, expectProblem, send } from '../helpers/http.ts';
+import { MCP_INVALID_TOKEN_CHALLENGE, expectProblem, send } from '../helpers/http.ts';
 import { LEGACY_HEADERS, rpc } from './mcp-client.ts';
 
 const ALLOWED_ORIGIN = 'https://agent.example';
@@ -104,7 +104,7 @@ describe('admission', () => {
   it('answers an invalid key with 401 unauthorized and the invalid_token challenge', async () => {
     const response = await post(initialize('2025-11-25'), { ...LEGACY_HEADERS, authorization: 'Bearer bk_not-a-key' });
     expectProblem(response, 401, 'unauthorized');
-    expect(response.headers['www-authenticate']).toBe(INVALID_TOKEN_CHALLENGE);
+    expect(response.headers['www-authenticate']).toBe(MCP_INVALID_TOKEN_CHALLENGE);
     expect(response.headers['ratelimit-policy']).toBe('"preauth";q=3;w=60');
   });
 

@@ -43,7 +43,11 @@ describe('the MCP server card', () => {
     expect(body.serverInfo).toEqual({ name: 'butik', title: 'Butik', version: '1.0.0' });
     expect(body.transport).toEqual({ type: 'streamable-http', endpoint: 'http://butik.test/api/mcp' });
     expect(body.capabilities).toEqual({ tools: { listChanged: false } });
-    expect(body.authentication).toEqual({ required: false, schemes: ['bearer'] });
+    expect(body.authentication).toEqual({
+      required: false,
+      schemes: ['bearer', 'oauth2'],
+      protectedResourceMetadata: expect.stringMatching(/\/\.well-known\/oauth-protected-resource\/api\/mcp$/),
+    });
   });
 
   it('answers 304 without a body when If-None-Match names its ETag', async () => {

@@ -1,0 +1,51 @@
+import type Provider from 'oidc-provider';
+import type { Actor } from '../access/actor.ts';
+import { Scope } from '../access/scopes.ts';
+import type { Db } from '../db/client.ts';
+import { createProvider, mcpResource } from './provider.ts';
+
+export type TokenCheck =
+  | { ok: true; actor: Actor }
+  | { ok: false; detail: string };
+
+export type OAuthServer = {
+  /** Built on first use: the issuer is BASE_URL, known only once the server listens. */
+  provider(): Promise<Provider>;
+  /** undefined when the token is no OAuth access token at all (then it may still be an API key). */
+  verify(token: string): Promise<TokenCheck | undefined>;
+};
+
+/** oidc-provider's opaque access tokens: 43 base64url characters (256 bits). */
+const OPAQUE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+export function createOAuthServer(options: { db: Db; baseUrl: () => string; trustProxy: boolean }): OAuthServer {
+  let built: Promise<Provider> | undefined;
+  const provider = () => {
+    built ??= createProvider({ db: options.db, baseUrl: options.baseUrl(), trustProxy: options.trustProxy });
+    return built;
+  };
+  return {
+    provider,
+    async verify(token) {
+      if (!OPAQUE_TOKEN.test(token)) return undefined;
+      const { AccessToken, Client } = await provider();
+      // find() answers nothing for an unknown, expired, or revoked token (revocation deletes the row).
+      const found = await AccessToken.find(token);
+      if (!found) return { ok: false, detail: 'The OAuth access token is not known, has expired or was revoked.' };
+      // RFC 8707: a token minted for another resource must not be accepted here.
+      if (found.aud !== mcpResource(options.baseUrl())) {
+        return { ok: false, detail: 'The OAuth access token was issued for another resource.' };
+      }
+      const client = found.clientId ? await Client.find(found.clientId) : undefined;
+      if (!client) return { ok: false, detail: 'The OAuth client of this token no longer exists.' };
+      const scopes = new Set((found.scope ?? '').split(' ').flatMap((scope) => {
+        const parsed = Scope.safeParse(scope);
+        return parsed.success ? [parsed.data] : [];
+      }));
+      // An OAuth grant acts as an API key with the granted scopes (issue 12 C): same rate-limit policy, keyed
+      // by grant; the audit actor names the client.
+      const name = `oauth:${client.clientName ?? client.clientId}`;
+      return { ok: true, actor: { kind: 'key', keyId: `oauth:${found.grantId ?? found.jti}`, name, scopes } };
+    },
+  };
+}
