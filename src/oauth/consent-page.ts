@@ -4,11 +4,24 @@ import { STYLESHEET_PATH } from '../site/document.ts';
 import { html } from '../site/html.ts';
 
 /**
- * Like the public pages: no script, styles from here only. The form may post only back to this site, and the
- * page may not be framed (clickjacking the approve button).
+ * Like the public pages: no script, styles from here only, and the page may not be framed (clickjacking the
+ * approve button). The form posts only back to this site; because browsers apply form-action to the redirects
+ * that follow a submission too, the client's own redirect target is allowed as well, or the approval could
+ * never reach it. The referrer policy is same-origin, not no-referrer: under no-referrer a browser posts the
+ * form with `Origin: null`, which the CSRF check refuses.
  */
-export const CONSENT_POLICY = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; "
-  + "form-action 'self'; frame-ancestors 'none'";
+export function consentPolicy(redirectUri: string | undefined): string {
+  return "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; "
+    + `form-action 'self'${redirectSource(redirectUri)}; frame-ancestors 'none'`;
+}
+
+/** The CSP source of a redirect URI: its origin, or its scheme for an app's private-use scheme (RFC 8252). */
+function redirectSource(redirectUri: string | undefined): string {
+  if (!redirectUri || !URL.canParse(redirectUri)) return '';
+  const url = new URL(redirectUri);
+  if (url.protocol === 'http:' || url.protocol === 'https:') return ` ${url.origin}`;
+  return /^[a-z][a-z0-9+.-]*:$/i.test(url.protocol) ? ` ${url.protocol}` : '';
+}
 
 export type ConsentView = {
   uid: string;
@@ -30,12 +43,12 @@ export function renderConsentPage(view: ConsentView): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>Connect ${view.clientName} to this shop</title>
 <link rel="stylesheet" href="${STYLESHEET_PATH}">
 </head>
 <body>
-<main>
+<main class="wrap consent">
 <h1>Connect ${view.clientName}?</h1>
 ${view.error ? html`<p role="alert"><strong>${view.error}</strong></p>` : ''}
 <p>The application <strong>${view.clientName}</strong>${view.clientUri ? html` (<code>${view.clientUri}</code>)` : ''}
@@ -46,8 +59,8 @@ asks to use this shop's tools on your behalf. After approval you are sent back t
 <ul>${checkboxes}</ul>
 </fieldset>
 <p><label>Master key <input type="password" name="masterKey" autocomplete="current-password"></label></p>
-<p><button type="submit" name="decision" value="approve">Approve</button>
-<button type="submit" name="decision" value="deny">Deny</button></p>
+<p><button class="button button-primary" type="submit" name="decision" value="approve">Approve</button>
+<button class="button button-secondary" type="submit" name="decision" value="deny">Deny</button></p>
 </form>
 </main>
 </body>

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hashSecret } from '../access/api-keys.ts';
 import { SCOPES, Scope } from '../access/scopes.ts';
-import { CONSENT_POLICY, renderConsentPage } from './consent-page.ts';
+import { consentPolicy, renderConsentPage } from './consent-page.ts';
 import type { ConsentView } from './consent-page.ts';
 import { OAUTH_PREFIX, OWNER_ACCOUNT, mcpResource } from './provider.ts';
 import type { OAuthServer } from './server.ts';
@@ -24,9 +24,9 @@ async function delegate(oauth: OAuthServer, request: FastifyRequest, reply: Fast
   await provider.callback()(request.raw, reply.raw);
 }
 
-function sendHtml(reply: FastifyReply, status: number, body: string): FastifyReply {
+function sendHtml(reply: FastifyReply, status: number, body: string, redirectUri?: string): FastifyReply {
   return reply.code(status).header('content-type', HTML).header('cache-control', 'no-store')
-    .header('x-content-type-options', 'nosniff').header('content-security-policy', CONSENT_POLICY).send(body);
+    .header('x-content-type-options', 'nosniff').header('content-security-policy', consentPolicy(redirectUri)).send(body);
 }
 
 export function registerOAuthRoutes(app: FastifyInstance, oauth: OAuthServer, masterKey: string): void {
@@ -72,7 +72,7 @@ export function registerOAuthRoutes(app: FastifyInstance, oauth: OAuthServer, ma
   app.get<{ Params: { uid: string } }>(`${OAUTH_PREFIX}/consent/:uid`, async (request, reply) => {
     const view = await consentView(request, reply).catch(() => undefined);
     if (!view || view.uid !== request.params.uid) return sendHtml(reply, 400, expiredPage());
-    return sendHtml(reply, 200, renderConsentPage(view));
+    return sendHtml(reply, 200, renderConsentPage(view), view.redirectUri);
   });
 
   app.post<{ Params: { uid: string } }>(`${OAUTH_PREFIX}/consent/:uid`, async (request, reply) => {
@@ -90,7 +90,7 @@ export function registerOAuthRoutes(app: FastifyInstance, oauth: OAuthServer, ma
       return reply;
     }
     const given = Buffer.from(hashSecret(form.get('masterKey') ?? ''), 'hex');
-    if (!timingSafeEqual(given, masterHash)) return sendHtml(reply, 401, renderConsentPage({ ...view, error: 'Wrong master key.' }));
+    if (!timingSafeEqual(given, masterHash)) return sendHtml(reply, 401, renderConsentPage({ ...view, error: 'Wrong master key.' }), view.redirectUri);
     const chosen = form.getAll('scope').flatMap((scope) => {
       const parsed = Scope.safeParse(scope);
       return parsed.success ? [parsed.data] : [];

@@ -1,0 +1,106 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MASTER_KEY, createTestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
+
+/**
+ * The owner's side of OAuth for MCP connectors, in a real browser: the host sends them to the consent page,
+ * they untick a scope, type the master key and approve, and the host receives a code that buys a token with
+ * exactly the ticked scopes. Skipped like the other browser tests when chromium is missing (CI installs it).
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = join(tmpdir(), 'butik-artifacts');
+const MISSING = !existsSync(CHROMIUM);
+const CALLBACK = 'http://127.0.0.1:9/callback';
+
+let t: TestApp | undefined;
+let browser: Browser | undefined;
+let base = '';
+
+beforeAll(async () => {
+  if (MISSING) return;
+  mkdirSync(ARTIFACTS, { recursive: true });
+  t = await createTestApp();
+  base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  t.app.setBaseUrl(base);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  try {
+    await browser?.close();
+  } finally {
+    await t?.close();
+  }
+});
+
+async function registerClient(): Promise<string> {
+  const response = await fetch(`${base}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: 'Chat Connector', redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none' }),
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { client_id: string }).client_id;
+}
+
+describe.skipIf(MISSING)('OAuth consent in a browser', () => {
+  it('lets the owner narrow the scopes and approve with the master key; the token holds exactly those', async () => {
+    if (!browser) throw new Error('no browser');
+    const clientId = await registerClient();
+    const verifier = randomBytes(32).toString('base64url');
+    const query = new URLSearchParams({
+      response_type: 'code', client_id: clientId, redirect_uri: CALLBACK, scope: 'orders:read catalog:read discounts:read',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
+      state: 'browser', resource: `${base}/api/mcp`,
+    });
+    const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+    const errors: string[] = [];
+    page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+    // The host's redirect target is not a real server: the browser hands the code over here.
+    let callback: URL | undefined;
+    await page.route(`${CALLBACK}**`, async (route) => {
+      callback = new URL(route.request().url());
+      await route.fulfill({ status: 200, contentType: 'text/plain', body: 'connected' });
+    });
+    try {
+      await page.goto(`${base}/oauth/authorize?${query}`);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Connect Chat Connector?');
+      await page.getByLabel('discounts:read').uncheck();
+      await page.getByLabel('Master key').fill(MASTER_KEY);
+      await page.screenshot({ path: join(ARTIFACTS, 'oauth-consent.png'), fullPage: true });
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await page.waitForURL(`${CALLBACK}**`, { timeout: 10_000 }).catch(async (error: unknown) => {
+        throw new Error(`${String(error)} at ${page.url()}: ${await page.title()}: ${JSON.stringify((await page.locator("body").innerText()).slice(0, 400))}`);
+      });
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+
+    expect(callback?.searchParams.get('state')).toBe('browser');
+    const exchanged = await fetch(`${base}/oauth/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'authorization_code', code: callback?.searchParams.get('code') ?? '', code_verifier: verifier,
+        client_id: clientId, redirect_uri: CALLBACK, resource: `${base}/api/mcp`,
+      }),
+    });
+    const token = (await exchanged.json()) as { access_token: string; scope: string };
+    expect(token.scope.split(' ').sort()).toEqual(['catalog:read', 'orders:read']);
+    const call = (tool: string) => fetch(`${base}/api/v1/tools/${tool}`, {
+      method: 'POST', headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' }, body: '{}',
+    });
+    expect((await call('orders.list')).status).toBe(200);
+    expect((await call('discounts.list')).status).toBe(403);
+  });
+});
