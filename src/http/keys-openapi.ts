@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { CreateKeyInput, IssuedKey, KeyRecord, RevokedKey } from '../schema/api-key.ts';
 import { toJsonSchema } from '../tools/registry.ts';
+import { failureResponses, successContent } from './openapi-responses.ts';
 
 type Json = Record<string, unknown>;
 
@@ -15,31 +16,8 @@ export const MASTER_KEY_SCHEME: Json = {
 };
 
 const ok = (description: string, status: string, schema: z.ZodType): Json => ({
-  [status]: {
-    description,
-    content: {
-      'application/json': {
-        schema: {
-          type: 'object',
-          required: ['ok', 'result'],
-          additionalProperties: false,
-          properties: { ok: { type: 'boolean', const: true }, result: toJsonSchema(schema, 'output') },
-        },
-      },
-    },
-  },
+  [status]: { description, content: successContent(toJsonSchema(schema, 'output')) },
 });
-
-const failures: Json = {
-  400: { $ref: '#/components/responses/BadRequest' },
-  401: { $ref: '#/components/responses/Unauthorized' },
-  403: { $ref: '#/components/responses/Forbidden' },
-  404: { $ref: '#/components/responses/NotFound' },
-  429: { $ref: '#/components/responses/RateLimited' },
-  500: { $ref: '#/components/responses/InternalError' },
-  503: { $ref: '#/components/responses/ServiceUnavailable' },
-  default: { $ref: '#/components/responses/Problem' },
-};
 
 const idParameter: Json = { name: 'id', in: 'path', required: true, description: 'The key id.', schema: { type: 'string' } };
 
@@ -51,7 +29,8 @@ function operation(fields: { id: string; summary: string; description: string; r
     tags: ['keys'],
     security: [{ masterKey: [] }],
     ...fields.extra,
-    responses: { ...fields.responses, ...failures },
+    // No 409 or 422 comes from these routes, but the shared set documents them harmlessly.
+    responses: { ...fields.responses, ...failureResponses },
   };
 }
 

@@ -2,6 +2,7 @@ import { SCOPES } from '../access/scopes.ts';
 import { PROBLEM_CODES } from '../errors/problems.ts';
 import type { RegisteredTool } from '../tools/registry.ts';
 import { keysPaths, MASTER_KEY_SCHEME } from './keys-openapi.ts';
+import { failureResponses, successContent } from './openapi-responses.ts';
 
 type Json = Record<string, unknown>;
 
@@ -51,19 +52,6 @@ const problem = (description: string, schema = '#/components/schemas/Problem', h
   content: { 'application/problem+json': { schema: { $ref: schema } } },
 });
 
-const failureResponses: Json = {
-  400: { $ref: '#/components/responses/BadRequest' },
-  401: { $ref: '#/components/responses/Unauthorized' },
-  403: { $ref: '#/components/responses/Forbidden' },
-  404: { $ref: '#/components/responses/NotFound' },
-  409: { $ref: '#/components/responses/Conflict' },
-  422: { $ref: '#/components/responses/Unprocessable' },
-  429: { $ref: '#/components/responses/RateLimited' },
-  500: { $ref: '#/components/responses/InternalError' },
-  503: { $ref: '#/components/responses/ServiceUnavailable' },
-  default: { $ref: '#/components/responses/Problem' },
-};
-
 /** One line per tool family, for the OpenAPI tag list and the reference page. */
 const TAG_DESCRIPTIONS: Record<string, string> = {
   products: 'The product catalog: search, read, create, update, soft-delete and images.',
@@ -97,20 +85,7 @@ function operationFor(tool: RegisteredTool): Json {
     parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }],
     requestBody: { required: true, content: { 'application/json': { schema: tool.inputJsonSchema } } },
     responses: {
-      200: {
-        description: 'The tool ran.',
-        headers: rateLimitHeaders,
-        content: {
-          'application/json': {
-            schema: {
-              type: 'object',
-              required: ['ok', 'result'],
-              additionalProperties: false,
-              properties: { ok: { type: 'boolean', const: true }, result: tool.outputJsonSchema },
-            },
-          },
-        },
-      },
+      200: { description: 'The tool ran.', headers: rateLimitHeaders, content: successContent(tool.outputJsonSchema) },
       ...failureResponses,
     },
   };

@@ -1,21 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASTER_KEY, createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
+import { MISSING, launchChromium, screenshot } from './chromium.ts';
 
 /**
  * The owner's side of OAuth for MCP connectors, in a real browser: the host sends them to the consent page,
  * they untick a scope, type the master key and approve, and the host receives a code that buys a token with
  * exactly the ticked scopes. Skipped like the other browser tests when chromium is missing (CI installs it).
  */
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = join(tmpdir(), 'butik-artifacts');
-const MISSING = !existsSync(CHROMIUM);
 const CALLBACK = 'http://127.0.0.1:9/callback';
 
 let t: TestApp | undefined;
@@ -24,15 +18,10 @@ let base = '';
 
 beforeAll(async () => {
   if (MISSING) return;
-  mkdirSync(ARTIFACTS, { recursive: true });
   t = await createTestApp();
   base = await t.app.listen({ host: '127.0.0.1', port: 0 });
   t.app.setBaseUrl(base);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
@@ -77,7 +66,7 @@ describe.skipIf(MISSING)('OAuth consent in a browser', () => {
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Connect Chat Connector?');
       await page.getByLabel('discounts:read').uncheck();
       await page.getByLabel('Master key').fill(MASTER_KEY);
-      await page.screenshot({ path: join(ARTIFACTS, 'oauth-consent.png'), fullPage: true });
+      await screenshot(page, 'oauth-consent');
       await page.getByRole('button', { name: 'Approve' }).click();
       await page.waitForURL(`${CALLBACK}**`, { timeout: 10_000 }).catch(async (error: unknown) => {
         throw new Error(`${String(error)} at ${page.url()}: ${await page.title()}: ${JSON.stringify((await page.locator("body").innerText()).slice(0, 400))}`);

@@ -1,47 +1,23 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoStore } from '../../src/seed/demo.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = join(tmpdir(), 'butik-artifacts');
+import { MISSING, launchChromium, screenshot } from './chromium.ts';
 
 let t: TestApp | undefined;
 let browser: Browser | undefined;
 let origin = '';
 
-/**
- * Without Debian's chromium a developer's `npm test` skips these with one line saying how to get it; CI
- * installs it (test/browser/ensure-chromium.sh), so there a missing browser fails the run instead of
- * leaving the public pages untested.
- */
-const MISSING = !existsSync(CHROMIUM);
-if (MISSING && process.env.CI) {
-  throw new Error(`${CHROMIUM} is missing on CI: run test/browser/ensure-chromium.sh (as root) before the suite.`);
-}
-if (MISSING) {
-  console.warn(`browser tests skipped: ${CHROMIUM} is missing; install it with "sudo apt-get install chromium" (Debian/Ubuntu).`);
-}
-
 beforeAll(async () => {
   if (MISSING) return;
-  mkdirSync(ARTIFACTS, { recursive: true });
   t = await createTestApp();
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   const address = t.app.server.address();
   if (address === null || typeof address === 'string') throw new Error('the app is not listening on a TCP port');
   origin = `http://127.0.0.1:${address.port}`;
   await seedDemoStore(t.database.db, { baseUrl: origin });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
@@ -63,9 +39,6 @@ async function open(path: string, viewport: { width: number; height: number }): 
   return page;
 }
 
-async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
-}
 
 describe.skipIf(MISSING)('the shop in a browser', () => {
   it('shows the front page with featured products, their images and prices', async () => {
