@@ -53,9 +53,13 @@ export function createMcpServer(catalog: McpCatalog, context: McpCallContext): M
 async function callTool(catalog: McpCatalog, context: McpCallContext, request: CallToolRequest): Promise<CallToolResult> {
   const { name } = request.params;
   const entry = catalog.get(name);
-  // A tool the caller may not see does not exist for it (CONTRACT §6).
-  if (!entry || !canSee(entry.tool, context.actor)) {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  // A tool the caller may not see stays out of its list and is an unknown tool to it (CONTRACT §6), but the
+  // message says what would open it: the tool list is public in the OpenAPI document, so nothing is revealed.
+  if (!canSee(entry.tool, context.actor)) {
+    const who = context.actor.kind === 'anonymous' ? 'an API key' : 'a key';
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams,
+      `Unknown tool: ${name} is not available to this caller; it exists and needs ${who} with scope ${entry.tool.scope}.`);
   }
   let outcome: IdempotentOutcome;
   try {

@@ -81,7 +81,7 @@ function toMcpTool(tool: RegisteredTool): McpTool {
         readOnlyHint,
         destructiveHint,
         idempotentHint,
-        ...(openWorldHint === undefined ? {} : { openWorldHint }),
+        openWorldHint,
       },
     },
   };

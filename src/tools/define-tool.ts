@@ -7,7 +7,8 @@ export type ToolAnnotations = {
   readOnlyHint: boolean;
   destructiveHint: boolean;
   idempotentHint: boolean;
-  openWorldHint?: boolean;
+  /** False for every tool: they touch only this shop's own data, never the outside world. */
+  openWorldHint: boolean;
 };
 
 /** SPEC §9: a deprecated tool announces itself with RFC 9745 / RFC 8594 headers and in OpenAPI. */
@@ -35,6 +36,7 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(tool: ToolD
 }
 
 export const readOnly = (title: string): ToolAnnotations =>
-  ({ title, readOnlyHint: true, destructiveHint: false, idempotentHint: true });
-export const write = (title: string, options: { idempotent: boolean; destructive?: boolean }): ToolAnnotations =>
-  ({ title, readOnlyHint: false, destructiveHint: options.destructive ?? false, idempotentHint: options.idempotent });
+  ({ title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+export const write = (title: string, options: { idempotent: boolean; destructive?: boolean }): ToolAnnotations => ({
+  title, readOnlyHint: false, destructiveHint: options.destructive ?? false, idempotentHint: options.idempotent, openWorldHint: false,
+});

@@ -72,8 +72,10 @@ describe.each(['legacy', 'modern'] as const)('the SDK client on the %s era', (er
     expect(create).toMatchObject({
       title: registered?.annotations.title,
       description: registered?.description,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     });
+    // Every tool touches only this shop.
+    expect(tools.filter((tool) => tool.annotations?.openWorldHint !== false).map((tool) => tool.name)).toEqual([]);
     expect(tools.find((tool) => tool.name === 'products.delete')?.annotations).toMatchObject({ destructiveHint: true });
     expect(tools.find((tool) => tool.name === 'products.search')?.annotations).toMatchObject({ readOnlyHint: true });
   });
@@ -120,11 +122,20 @@ describe.each(['legacy', 'modern'] as const)('the SDK client on the %s era', (er
   it('treats a tool outside the caller\'s scopes as unknown (-32602)', async () => {
     const key = await t.keyWith('orders:read');
     await withClient({ era }, async (client) => {
-      await expect(client.callTool({ name: 'products.create', arguments: {} })).rejects.toMatchObject({ code: -32602 });
-      await expect(client.callTool({ name: 'no.such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+      const hidden = client.callTool({ name: 'products.create', arguments: {} });
+      await expect(hidden).rejects.toMatchObject({ code: -32602 });
+      // It says what would open the tool; the list of tools is public in the OpenAPI document anyway.
+      await expect(hidden).rejects.toThrow(
+        'Unknown tool: products.create is not available to this caller; it exists and needs an API key with scope products:write.');
+      const unknown = client.callTool({ name: 'no.such_tool', arguments: {} });
+      await expect(unknown).rejects.toMatchObject({ code: -32602 });
+      await expect(unknown).rejects.toThrow('Unknown tool: no.such_tool');
+      await expect(unknown).rejects.not.toThrow('exists');
     });
     await withClient({ era, key }, async (client) => {
-      await expect(client.callTool({ name: 'discounts.create', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+      const hidden = client.callTool({ name: 'discounts.create', arguments: {} });
+      await expect(hidden).rejects.toMatchObject({ code: -32602 });
+      await expect(hidden).rejects.toThrow('needs a key with scope discounts:write');
     });
   });
 
