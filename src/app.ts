@@ -1,42 +1,32 @@
 import Fastify, { LogController } from 'fastify';
 import pinoPretty from 'pino-pretty';
 import type { FastifyInstance } from 'fastify';
-import type { Gate } from './access/admit.ts';
 import { createAuthenticator } from './access/authenticate.ts';
 import { localKeyInvalidation, redisKeyInvalidation } from './access/key-invalidation.ts';
 import { rateLimiterFromConfig } from './access/rate-limit-config.ts';
 import type { RateLimiter } from './access/rate-limit.ts';
+import { BODY_LIMIT } from './config.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
-import { answerFrameworkError, registerErrorHandling } from './http/error-handler.ts';
-import { clientErrorHandler } from './http/client-errors.ts';
-import { registerHealthRoutes } from './http/health.ts';
-import { sendProblem } from './http/problem-reply.ts';
+import { acceptRawBodies } from './edge/json-body.ts';
+import { sendProblem } from './edge/problem-reply.ts';
 import { ToolError } from './errors/tool-error.ts';
-import { acceptRawBodies, BODY_LIMIT } from './http/json-body.ts';
-import { registerKeysRoutes } from './http/keys-route.ts';
-import { registerOpenApiRoute } from './http/openapi-route.ts';
+import { clientErrorHandler } from './http/client-errors.ts';
+import { discoveryRoutes } from './http/discovery.ts';
+import { frameworkErrorAnswer, registerErrorHandling } from './http/error-handler.ts';
+import { healthRoutes } from './http/health.ts';
+import { keysRoutes } from './http/keys-route.ts';
+import { openApiRoute } from './http/openapi-route.ts';
 import { logRequest } from './http/request-log.ts';
-import { registerToolsRoute } from './http/tools-route.ts';
-import { registerDiscoveryRoutes } from './http/discovery.ts';
-import { registerMcpRoutes } from './mcp/route.ts';
-import { registerSiteRoutes } from './site/routes.ts';
-import { registerOAuthRoutes } from './oauth/routes.ts';
+import { toolsRoute } from './http/tools-route.ts';
+import { mcpRoutes } from './mcp/route.ts';
+import { oauthRoutes } from './oauth/routes.ts';
 import { createOAuthServer } from './oauth/server.ts';
+import type { Services } from './services.ts';
+import { siteRoutes } from './site/routes.ts';
 import type { AnyTool } from './tools/define-tool.ts';
 import type { ToolRuntime } from './tools/invoke.ts';
 import { ALL_TOOLS, buildRegistry } from './tools/registry.ts';
-import type { Registry } from './tools/registry.ts';
-
-export type Services = {
-  config: Config;
-  database: Database;
-  registry: Registry;
-  runtime: ToolRuntime;
-  gate: Gate;
-  /** The public base address; fixed once the port is known (CONTRACT §1 BASE_URL). */
-  readonly baseUrl: string;
-};
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -73,7 +63,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // never one a client wrote there itself (that would let it pick its own rate-limit bucket). CONTRACT §5.
     trustProxy: config.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     genReqId: () => crypto.randomUUID(),
-    frameworkErrors: answerFrameworkError,
+    frameworkErrors: frameworkErrorAnswer(() => baseUrl),
     // Slow clients (one byte every few seconds) are cut off: the headers and then the whole request must
     // arrive in time, checked every second; a socket silent for two minutes is closed.
     requestTimeout: config.http.requestTimeoutMs,
@@ -121,7 +111,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     if (isPrivateApiPath(request.url)) reply.header('cache-control', 'no-store');
     if (closing) {
       reply.header('connection', 'close');
-      return sendProblem(request, reply, new ToolError('service_unavailable', 'This instance is shutting down.', { retryAfter: 1 }));
+      return sendProblem(reply, new ToolError('service_unavailable', 'This instance is shutting down.', { retryAfter: 1 }), baseUrl);
     }
   });
   app.addHook('onResponse', async (request, reply) => logRequest(request, reply));
@@ -130,15 +120,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
 
   acceptRawBodies(app);
-  registerErrorHandling(app);
-  registerHealthRoutes(app);
-  registerOpenApiRoute(app);
-  registerToolsRoute(app);
-  registerKeysRoutes(app);
-  registerMcpRoutes(app);
-  registerDiscoveryRoutes(app);
-  registerSiteRoutes(app);
-  registerOAuthRoutes(app, oauth, options.masterKey);
+  registerErrorHandling(app, () => baseUrl);
+  for (const routes of [healthRoutes, openApiRoute, toolsRoute, keysRoutes, mcpRoutes, discoveryRoutes, siteRoutes]) {
+    void app.register(routes, { services });
+  }
+  void app.register(oauthRoutes, { services, oauth, masterKey: options.masterKey });
   return app;
 }
 

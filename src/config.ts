@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** CONTRACT §4: bodies over 1 MiB → 413 payload_too_large, the one check made before authentication. */
+export const BODY_LIMIT = 1024 * 1024;
+
 const Bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');

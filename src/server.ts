@@ -7,7 +7,7 @@ import { openDatabase } from './db/client.ts';
 import { errorForLog } from './db/errors.ts';
 import type { Database } from './db/client.ts';
 import { seedDemoStore } from './seed/demo.ts';
-import { purgeIdempotencyKeys, releaseOrphanedClaims } from './access/idempotency.ts';
+import { purgeIdempotencyKeys, releaseOrphanedClaims } from './calls/idempotency.ts';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
-import { requestHash } from '../src/access/idempotency.ts';
+import { requestHash } from '../src/calls/idempotency.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { idempotencyKeys } from '../src/db/schema.ts';
 import { startServer } from '../src/server.ts';

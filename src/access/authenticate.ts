@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { errorForLog } from '../db/errors.ts';
 import { apiKeys } from '../db/schema.ts';
-import type { Log } from '../tools/context.ts';
+import type { Log } from '../log.ts';
 import type { Actor } from './actor.ts';
 import { KEY_PATTERN, hashSecret } from './api-keys.ts';
 import { localKeyInvalidation } from './key-invalidation.ts';

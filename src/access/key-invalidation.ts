@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { Log } from '../tools/context.ts';
+import type { Log } from '../log.ts';
 
 /**
  * Tells every instance that a key was rotated or revoked, so each drops its cached lookup at once instead

@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import type { Log } from '../tools/context.ts';
+import type { Log } from '../log.ts';
 import { createRateLimiter, memoryBackend } from './rate-limit.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { redisBackend } from './rate-limit-redis.ts';

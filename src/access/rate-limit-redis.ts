@@ -1,6 +1,6 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { createCircuitBreaker } from './circuit-breaker.ts';
-import type { Log } from '../tools/context.ts';
+import type { Log } from '../log.ts';
 import type { RateLimitBackend } from './rate-limit.ts';
 import { connectRedis } from './redis-client.ts';
 

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { Log } from '../tools/context.ts';
+import type { Log } from '../log.ts';
 
 /** How long a request may wait on Redis before it is counted in process memory instead. */
 const COMMAND_TIMEOUT_MS = 1_000;

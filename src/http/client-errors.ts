@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
-import { problemBody } from './problem-reply.ts';
+import { PROBLEMS } from '../errors/problems.ts';
+import { problemFor } from '../errors/to-problem.ts';
 import { ToolError } from '../errors/tool-error.ts';
 
 type Log = { debug(object: object, message: string): void };
@@ -16,7 +17,8 @@ export function clientErrorHandler(baseUrl: () => string, log: Log) {
     const problem = clientProblem(error.code);
     log.debug({ code: error.code }, 'client error');
     if (socket.writable) {
-      const { status, body } = problemBody(problem, baseUrl(), randomUUID());
+      const { status } = PROBLEMS[problem.code];
+      const body = JSON.stringify(problemFor(problem, { baseUrl: baseUrl(), requestId: randomUUID() }));
       const length = Buffer.byteLength(body);
       socket.write(`HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Bad Request'}\r\nContent-Type: application/problem+json; charset=utf-8\r\n`
         + `Content-Length: ${length}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`);

@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
 import { isProblemCode } from '../errors/problems.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { renderDocsPage } from './docs-page.ts';
 import { HTML_HEADERS } from './html.ts';
 import { buildOpenApi } from './openapi.ts';
 import { renderProblemPage } from './problem-page.ts';
-import { sendProblem } from './problem-reply.ts';
+import { sendProblem } from '../edge/problem-reply.ts';
+import type { RoutePlugin } from '../services.ts';
 
 const CATALOG_PATH = '/.well-known/api-catalog';
 const LINKSET_JSON = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
@@ -38,10 +38,10 @@ export function buildApiCatalog(baseUrl: string): Record<string, unknown> {
 }
 
 /** /.well-known/api-catalog, /docs and /problems/<code> (CONTRACT §3). */
-export function registerDiscoveryRoutes(app: FastifyInstance): void {
+export const discoveryRoutes: RoutePlugin = async (app, { services }) => {
   // GET also answers HEAD (Fastify's automatic HEAD routes), so both carry the Link header.
   app.get(CATALOG_PATH, async (request, reply) => {
-    const { baseUrl } = request.server.butik;
+    const { baseUrl } = services;
     return reply.headers({
       'content-type': LINKSET_JSON,
       link: `<${baseUrl}${CATALOG_PATH}>; rel="api-catalog"`,
@@ -51,7 +51,7 @@ export function registerDiscoveryRoutes(app: FastifyInstance): void {
 
   let docs: { baseUrl: string; html: string } | undefined;
   app.get('/docs', async (request, reply) => {
-    const { registry, baseUrl } = request.server.butik;
+    const { registry, baseUrl } = services;
     if (docs?.baseUrl !== baseUrl) docs = { baseUrl, html: renderDocsPage(buildOpenApi(registry.tools, baseUrl), baseUrl) };
     return reply.headers(HTML_HEADERS).send(docs.html);
   });
@@ -59,8 +59,8 @@ export function registerDiscoveryRoutes(app: FastifyInstance): void {
   app.get<{ Params: { code: string } }>('/problems/:code', async (request, reply) => {
     const { code } = request.params;
     if (!isProblemCode(code)) {
-      return sendProblem(request, reply, new ToolError('not_found', `There is no problem code "${code}"; see /docs#errors.`));
+      return sendProblem(reply, new ToolError('not_found', `There is no problem code "${code}"; see /docs#errors.`), services.baseUrl);
     }
-    return reply.headers(HTML_HEADERS).send(renderProblemPage(code, request.server.butik.baseUrl));
+    return reply.headers(HTML_HEADERS).send(renderProblemPage(code, services.baseUrl));
   });
-}
+};

@@ -1,6 +1,6 @@
 import { errorForLog } from '../db/errors.ts';
 import { DATABASE_RETRY_AFTER_S } from '../errors/to-problem.ts';
-import type { FastifyInstance } from 'fastify';
+import type { RoutePlugin } from '../services.ts';
 
 /**
  * CONTRACT §1: liveness and readiness. Readiness is the database alone: an instance whose Redis is away
@@ -8,13 +8,13 @@ import type { FastifyInstance } from 'fastify';
  * REDIS_URL set, the body adds `rateLimits: "redis"` or `"degraded"` for operators; without it the
  * body is exactly `{"ok":true}`.
  */
-export function registerHealthRoutes(app: FastifyInstance): void {
+export const healthRoutes: RoutePlugin = async (app, { services }) => {
   app.get('/healthz', async () => ({ ok: true }));
   app.get('/readyz', async (request, reply) => {
-    const store = request.server.butik.gate.limiter.store();
+    const store = services.gate.limiter.store();
     const rateLimits = store === 'memory' ? {} : { rateLimits: store };
     try {
-      await withDeadline(request.server.butik.database.ping(), READY_DEADLINE_MS);
+      await withDeadline(services.database.ping(), READY_DEADLINE_MS);
       return { ok: true, ...rateLimits };
     } catch (error) {
       request.log.warn({ err: errorForLog(error) }, 'database not reachable');
@@ -22,7 +22,7 @@ export function registerHealthRoutes(app: FastifyInstance): void {
         .send({ ok: false, database: 'unreachable', ...rateLimits });
     }
   });
-}
+};
 
 /** A load balancer's probe gives up after a second or two: a frozen database must not hold it longer. */
 const READY_DEADLINE_MS = 900;

@@ -1,13 +1,13 @@
-import type { FastifyInstance } from 'fastify';
+import type { RoutePlugin } from '../services.ts';
 import { buildOpenApi } from './openapi.ts';
 
-export function registerOpenApiRoute(app: FastifyInstance): void {
+export const openApiRoute: RoutePlugin = async (app, { services }) => {
   let cached: { baseUrl: string; body: string } | undefined;
-  app.get('/api/v1/openapi.json', async (request, reply) => {
-    const { registry, baseUrl } = request.server.butik;
+  app.get('/api/v1/openapi.json', async (_request, reply) => {
+    const { registry, baseUrl } = services;
     if (cached?.baseUrl !== baseUrl) cached = { baseUrl, body: JSON.stringify(buildOpenApi(registry.tools, baseUrl)) };
     return reply.header('content-type', 'application/json; charset=utf-8')
       .header('access-control-allow-origin', '*')
       .send(cached.body);
   });
-}
+};

@@ -1,20 +1,21 @@
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { callerId, hasScope } from '../access/actor.ts';
 import type { Actor } from '../access/actor.ts';
-import { admit } from '../access/admit.ts';
-import { rateLimitHeaders } from '../access/rate-limit.ts';
 import { SCOPES } from '../access/scopes.ts';
+import { BODY_LIMIT } from '../config.ts';
+import { admitRequest } from '../edge/admission.ts';
+import { assertJsonDepth } from '../edge/json-body.ts';
+import { sendProblem } from '../edge/problem-reply.ts';
+import { asToolError } from '../errors/to-problem.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { resourceMetadataUrl } from '../oauth/routes.ts';
-import { asToolError } from '../errors/to-problem.ts';
-import { assertJsonDepth, BODY_LIMIT } from '../http/json-body.ts';
-import { sendProblem } from '../http/problem-reply.ts';
+import type { RoutePlugin } from '../services.ts';
 import { corsHeaders, isAllowedOrigin, preflightHeaders } from './origin.ts';
 import { createMcpServer } from './server.ts';
 import type { McpCallContext } from './server.ts';
-import { registerServerCardRoutes } from './server-card.ts';
+import { serverCardRoutes } from './server-card.ts';
 import { buildMcpCatalog } from './tool-catalog.ts';
 
 export const MCP_PATH = '/api/mcp';
@@ -25,8 +26,8 @@ export const MCP_PATH = '/api/mcp';
  * `Mcp-Method`/`Mcp-Name` header checks) on its modern path, and initialize-era requests through its
  * stateless legacy fallback. Either way it asks the factory below for a fresh server per request.
  */
-export function registerMcpRoutes(app: FastifyInstance): void {
-  const catalog = buildMcpCatalog(app.butik.registry);
+export const mcpRoutes: RoutePlugin = async (app, { services }) => {
+  const catalog = buildMcpCatalog(services.registry);
   // The admitted caller travels to the factory on the AuthInfo object the handler passes through.
   const callers = new WeakMap<AuthInfo, McpCallContext>();
   const handler = createMcpHandler((ctx) => {
@@ -43,20 +44,22 @@ export function registerMcpRoutes(app: FastifyInstance): void {
   app.post(MCP_PATH, async (request, reply) => {
     const cors = checkOrigin(request, reply);
     if (cors === undefined) return reply;
-    const { butik } = request.server;
-    const admission = await admit(butik.gate, { ip: request.ip, authorization: request.headers.authorization });
-    const headers = { ...cors, ...rateLimitHeaders(admission.rate, butik.config.rateWindowSeconds) };
-    if (!admission.ok) return sendProblem(request, reply, withResourceMetadata(admission.error, butik.baseUrl), headers);
+    const admitted = await admitRequest(services, request, reply, {
+      headers: cors,
+      refusal: (error) => withResourceMetadata(error, services.baseUrl),
+    });
+    if (!admitted) return reply;
+    const { actor, headers } = admitted;
 
     try {
       if (typeof request.body === 'string') assertJsonDepth(request.body);
     } catch (error) {
-      return sendProblem(request, reply, asToolError(error), headers);
+      return sendProblem(reply, asToolError(error), services.baseUrl, headers);
     }
 
-    const authInfo = authInfoFor(admission.actor);
-    callers.set(authInfo, { runtime: butik.runtime, actor: admission.actor, requestId: request.id, log: request.log });
-    const response = await handler.fetch(toWebRequest(request, reply, butik.baseUrl), { authInfo });
+    const authInfo = authInfoFor(actor);
+    callers.set(authInfo, { runtime: services.runtime, actor, requestId: request.id, log: request.log });
+    const response = await handler.fetch(toWebRequest(request, reply, services.baseUrl), { authInfo });
     // The SDK marks streams no-cache; tool answers may hold private data, so nothing may store them.
     response.headers.set('cache-control', 'no-store, no-transform');
     return reply.headers(headers).send(response);
@@ -70,8 +73,8 @@ export function registerMcpRoutes(app: FastifyInstance): void {
       if (cors === undefined) return reply;
       // Stateless: there is no session to open a stream on or to delete (CONTRACT §6).
       reply.header('allow', 'POST');
-      return sendProblem(request, reply, new ToolError('method_not_allowed',
-        `${request.method} ${MCP_PATH} is not supported: the endpoint is stateless; POST each JSON-RPC message.`), cors);
+      return sendProblem(reply, new ToolError('method_not_allowed',
+        `${request.method} ${MCP_PATH} is not supported: the endpoint is stateless; POST each JSON-RPC message.`), services.baseUrl, cors);
     },
   });
 
@@ -82,22 +85,22 @@ export function registerMcpRoutes(app: FastifyInstance): void {
     return reply.code(204).headers(origin === undefined ? { allow: 'POST' } : preflightHeaders(origin)).send();
   });
 
-  registerServerCardRoutes(app, MCP_PATH);
-}
+  await app.register(serverCardRoutes, { services, mcpPath: MCP_PATH });
 
-/**
- * Answers 403 origin_not_allowed for a foreign Origin and returns undefined; otherwise the CORS
- * headers to add (none without an Origin).
- */
-function checkOrigin(request: FastifyRequest, reply: FastifyReply): Record<string, string> | undefined {
-  const { origin } = request.headers;
-  if (origin === undefined) return {};
-  const { butik } = request.server;
-  if (isAllowedOrigin(origin, butik.baseUrl, butik.config.allowedOrigins)) return corsHeaders(origin);
-  sendProblem(request, reply, new ToolError('origin_not_allowed',
-    `Origin ${JSON.stringify(origin)} may not call ${MCP_PATH}; only the service's own origin and BUTIK_ALLOWED_ORIGINS may.`));
-  return undefined;
-}
+  /**
+   * Answers 403 origin_not_allowed for a foreign Origin and returns undefined; otherwise the CORS
+   * headers to add (none without an Origin).
+   */
+  function checkOrigin(request: FastifyRequest, reply: FastifyReply): Record<string, string> | undefined {
+    const { origin } = request.headers;
+    if (origin === undefined) return {};
+    if (isAllowedOrigin(origin, services.baseUrl, services.config.allowedOrigins)) return corsHeaders(origin);
+    sendProblem(reply, new ToolError('origin_not_allowed',
+      `Origin ${JSON.stringify(origin)} may not call ${MCP_PATH}; only the service's own origin and BUTIK_ALLOWED_ORIGINS may.`),
+    services.baseUrl);
+    return undefined;
+  }
+};
 
 /** The key's secret stays with the gate: handlers see who is calling, never the token. */
 function authInfoFor(actor: Actor): AuthInfo {

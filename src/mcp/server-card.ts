@@ -1,5 +1,6 @@
-import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
+import { entityTag, sendTagged } from '../edge/etag.ts';
+import type { Services } from '../services.ts';
 import { SERVER_INFO } from './server.ts';
 
 /** The protocol revisions /api/mcp serves: the initialize era and the sessionless one (CONTRACT §6). */
@@ -49,34 +50,25 @@ export function buildServerCard(baseUrl: string, mcpPath: string): Record<string
 
 type CachedCard = { baseUrl: string; body: string; etag: string };
 
-/** Whether an If-None-Match header names this entity tag (weak comparison, RFC 9110 §13.1.2). */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (ifNoneMatch === undefined) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
-}
-
 /** The same card at the three addresses of CONTRACT §6, cacheable and readable cross-origin. */
-export function registerServerCardRoutes(app: FastifyInstance, mcpPath: string): void {
+export const serverCardRoutes: FastifyPluginAsync<{ services: Services; mcpPath: string }> = async (app, { services, mcpPath }) => {
   let cached: CachedCard | undefined;
   const card = (baseUrl: string): CachedCard => {
     if (cached?.baseUrl !== baseUrl) {
       const body = JSON.stringify(buildServerCard(baseUrl, mcpPath));
-      cached = { baseUrl, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+      cached = { baseUrl, body, etag: entityTag(body) };
     }
     return cached;
   };
-  const serve = async (request: FastifyRequest, reply: FastifyReply) => {
-    const { body, etag } = card(request.server.butik.baseUrl);
-    reply.headers({
-      'access-control-allow-origin': '*',
-      'cache-control': 'public, max-age=3600',
-      etag,
-    });
-    if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
-    return reply.header('content-type', 'application/json; charset=utf-8').send(body);
-  };
   for (const path of ['/.well-known/mcp/server-card.json', '/.well-known/mcp.json', `${mcpPath}/server-card`]) {
-    app.get(path, serve);
+    app.get(path, async (request, reply) => {
+      const { body, etag } = card(services.baseUrl);
+      reply.headers({
+        'access-control-allow-origin': '*',
+        'cache-control': 'public, max-age=3600',
+        'content-type': 'application/json; charset=utf-8',
+      });
+      return sendTagged(request, reply, body, etag);
+    });
   }
-}
+};

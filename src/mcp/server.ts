@@ -1,12 +1,10 @@
 import { McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/server';
 import type { Actor } from '../access/actor.ts';
-import { IDEMPOTENCY_KEY } from '../access/idempotency.ts';
-import type { IdempotentOutcome } from '../access/idempotency.ts';
-import { ToolError } from '../errors/tool-error.ts';
-import { problemBody } from '../http/problem-reply.ts';
-import { loggedToolError, runToolCall } from '../http/tool-call.ts';
-import type { Log } from '../tools/context.ts';
+import { parseIdempotencyKey } from '../calls/idempotency-key.ts';
+import { answerText, problemAnswer, runCall } from '../calls/run-call.ts';
+import type { CallOutcome } from '../calls/run-call.ts';
+import type { Log } from '../log.ts';
 import type { ToolRuntime } from '../tools/invoke.ts';
 import { canSee } from './tool-catalog.ts';
 import type { McpCatalog, McpTool } from './tool-catalog.ts';
@@ -61,34 +59,23 @@ async function callTool(catalog: McpCatalog, context: McpCallContext, request: C
     throw new ProtocolError(ProtocolErrorCode.InvalidParams,
       `Unknown tool: ${name} is not available to this caller; it exists and needs ${who} with scope ${entry.tool.scope}.`);
   }
-  let outcome: IdempotentOutcome;
+  let idempotencyKey: string | undefined;
   try {
-    outcome = await runToolCall({
-      runtime: context.runtime,
-      tool: entry.tool,
-      actor: context.actor,
-      input: request.params.arguments ?? {},
-      channel: 'mcp',
-      requestId: context.requestId,
-      log: context.log,
-      idempotencyKey: idempotencyKeyOf(request.params._meta),
-    });
+    idempotencyKey = parseIdempotencyKey(request.params._meta?.[IDEMPOTENCY_META_KEY], `_meta["${IDEMPOTENCY_META_KEY}"]`);
   } catch (error) {
-    const problem = problemBody(loggedToolError(context.log, error), context.runtime.baseUrl, context.requestId);
-    outcome = { ...problem, replayed: false };
+    return toolResult(entry, { ...problemAnswer(context, error), replayed: false });
   }
+  const outcome = await runCall({
+    runtime: context.runtime,
+    tool: entry.tool,
+    actor: context.actor,
+    input: request.params.arguments ?? {},
+    channel: 'mcp',
+    requestId: context.requestId,
+    log: context.log,
+    idempotencyKey,
+  });
   return toolResult(entry, outcome);
-}
-
-function idempotencyKeyOf(meta: Record<string, unknown> | undefined): string | undefined {
-  const value = meta?.[IDEMPOTENCY_META_KEY];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !IDEMPOTENCY_KEY.test(value)) {
-    throw new ToolError('validation_failed', `_meta["${IDEMPOTENCY_META_KEY}"] must be 1–255 printable ASCII characters.`, {
-      errors: [{ path: `_meta.${IDEMPOTENCY_META_KEY}`, message: 'expected 1–255 printable ASCII characters' }],
-    });
-  }
-  return value;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -96,16 +83,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The stored REST answer as an MCP tool result (CONTRACT §6, §11): success → structuredContent plus
+ * A call's outcome as an MCP tool result (CONTRACT §6, §11): success → structuredContent plus
  * the result as JSON text; failure → isError with the problem JSON as text and no structuredContent,
  * which SDK clients would otherwise validate against the output schema.
  */
-function toolResult(entry: McpTool, outcome: IdempotentOutcome): CallToolResult {
+function toolResult(entry: McpTool, outcome: CallOutcome): CallToolResult {
   const meta = outcome.replayed ? { _meta: { [REPLAYED_META_KEY]: true } } : {};
-  if (outcome.status >= 400) return { content: [{ type: 'text', text: outcome.body }], isError: true, ...meta };
-  const envelope: unknown = JSON.parse(outcome.body);
-  const result = isRecord(envelope) ? envelope.result : undefined;
-  const structuredContent = entry.wrapsResult ? { result } : result;
+  if (!outcome.ok) return { content: [{ type: 'text', text: outcome.text ?? answerText(outcome) }], isError: true, ...meta };
+  const structuredContent = entry.wrapsResult ? { result: outcome.result } : outcome.result;
   if (!isRecord(structuredContent)) throw new Error(`${entry.tool.name} returned a non-object its output schema does not wrap`);
-  return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent, ...meta };
+  return { content: [{ type: 'text', text: JSON.stringify(outcome.result) }], structuredContent, ...meta };
 }

@@ -1,10 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { hashSecret } from '../access/api-keys.ts';
 import { SCOPES, Scope } from '../access/scopes.ts';
 import { consentPolicy, renderConsentPage } from './consent-page.ts';
 import type { ConsentView } from './consent-page.ts';
 import { OAUTH_PREFIX, OWNER_ACCOUNT, mcpResource } from './provider.ts';
+import type { Services } from '../services.ts';
 import type { OAuthServer } from './server.ts';
 
 const HTML = 'text/html; charset=utf-8';
@@ -29,10 +30,12 @@ function sendHtml(reply: FastifyReply, status: number, body: string, redirectUri
     .header('x-content-type-options', 'nosniff').header('content-security-policy', consentPolicy(redirectUri)).send(body);
 }
 
-export function registerOAuthRoutes(app: FastifyInstance, oauth: OAuthServer, masterKey: string): void {
+type OAuthRouteOptions = { services: Services; oauth: OAuthServer; masterKey: string };
+
+export const oauthRoutes: FastifyPluginAsync<OAuthRouteOptions> = async (app, { services, oauth, masterKey }) => {
   const masterHash = Buffer.from(hashSecret(masterKey), 'hex');
   const resourceMetadata = async () => {
-    const baseUrl = app.butik.baseUrl;
+    const baseUrl = services.baseUrl;
     return {
       resource: mcpResource(baseUrl),
       authorization_servers: [baseUrl],
@@ -78,7 +81,7 @@ export function registerOAuthRoutes(app: FastifyInstance, oauth: OAuthServer, ma
   app.post<{ Params: { uid: string } }>(`${OAUTH_PREFIX}/consent/:uid`, async (request, reply) => {
     // CSRF: the form posts only from this origin (the interaction cookie is SameSite=Lax as well).
     const origin = request.headers.origin;
-    if (origin !== undefined && origin !== new URL(app.butik.baseUrl).origin) return sendHtml(reply, 403, expiredPage());
+    if (origin !== undefined && origin !== new URL(services.baseUrl).origin) return sendHtml(reply, 403, expiredPage());
     const view = await consentView(request, reply).catch(() => undefined);
     if (!view || view.uid !== request.params.uid) return sendHtml(reply, 400, expiredPage());
     const form = new URLSearchParams(typeof request.body === 'string' ? request.body : '');
@@ -96,7 +99,7 @@ export function registerOAuthRoutes(app: FastifyInstance, oauth: OAuthServer, ma
       return parsed.success ? [parsed.data] : [];
     });
     const grant = new provider.Grant({ accountId: OWNER_ACCOUNT, clientId: String((await provider.interactionDetails(request.raw, reply.raw)).params.client_id) });
-    const resource = mcpResource(app.butik.baseUrl);
+    const resource = mcpResource(services.baseUrl);
     grant.addResourceScope(resource, chosen.join(' '));
     // Requested but unticked scopes are refused explicitly, so the token carries fewer scopes instead of the
     // provider asking for consent again.
@@ -114,7 +117,7 @@ export function registerOAuthRoutes(app: FastifyInstance, oauth: OAuthServer, ma
       { login: { accountId: OWNER_ACCOUNT }, consent: { grantId } }, { mergeWithLastSubmission: false });
     return reply;
   });
-}
+};
 
 function expiredPage(): string {
   return '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Request expired</title></head><body><main>'

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sendTagged } from '../edge/etag.ts';
 
 export const HTML_TYPE = 'text/html; charset=utf-8';
 
@@ -14,13 +14,12 @@ export type Cached = { type: string; body: string; maxAgeSeconds: number; policy
  * (If-None-Match), and a short public Cache-Control so edits show within a minute.
  */
 export function sendCached(request: FastifyRequest, reply: FastifyReply, content: Cached): FastifyReply {
-  const etag = `"${createHash('sha256').update(content.body).digest('base64url').slice(0, 32)}"`;
-  reply.header('etag', etag)
+  reply.code(200)
+    .header('content-type', content.type)
     .header('cache-control', `public, max-age=${content.maxAgeSeconds}`)
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', content.policy ?? HTML_POLICY);
-  if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
-  return reply.code(200).header('content-type', content.type).send(content.body);
+  return sendTagged(request, reply, content.body);
 }
 
 /** The styled 404 page: HTML, never cached, so a page published a moment later shows at once. */
@@ -31,11 +30,4 @@ export function sendNotFoundPage(reply: FastifyReply, body: string): FastifyRepl
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', HTML_POLICY)
     .send(body);
-}
-
-/** RFC 9110 §13.1.2: a list of entity tags or "*", compared weakly. */
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }

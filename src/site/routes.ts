@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Db } from '../db/client.ts';
 import { Slug } from '../schema/common.ts';
+import type { RoutePlugin } from '../services.ts';
 import { findPublishedPage, findPublishedService, listServices } from '../tools/content-store.ts';
 import { loadChrome } from './chrome.ts';
 import { renderDocument } from './document.ts';
@@ -23,7 +23,8 @@ type Params = { slug: string };
  * Public HTML: the shop (/, /products, /products/<slug>, /categories/<slug>), /info/<slug>, /services,
  * /services/<slug> (CONTRACT §7), the stylesheet and demo images.
  */
-export function registerSiteRoutes(app: FastifyInstance): void {
+export const siteRoutes: RoutePlugin = async (app, { services }) => {
+  const db = services.database.db;
   app.get('/assets/site.css', async (request, reply) =>
     sendCached(request, reply, { type: 'text/css; charset=utf-8', body: SITE_CSS, maxAgeSeconds: ASSET_MAX_AGE }));
 
@@ -39,9 +40,8 @@ export function registerSiteRoutes(app: FastifyInstance): void {
   });
 
   app.get('/', async (request, reply) => {
-    const db = dbOf(request);
     const [chrome, featured, categoryList] = await Promise.all([
-      chromeFor(request),
+      chromeFor(),
       listShopProducts(db, { featuredOnly: true, limit: 8, offset: 0 }),
       listShopCategories(db),
     ]);
@@ -53,9 +53,8 @@ export function registerSiteRoutes(app: FastifyInstance): void {
   app.get('/products', async (request, reply) => {
     const page = pageOf(request);
     if (page === undefined) return renderNotFound(request, reply);
-    const db = dbOf(request);
     const [chrome, listing, categoryList] = await Promise.all([
-      chromeFor(request),
+      chromeFor(),
       listShopProducts(db, { limit: PRODUCTS_PER_PAGE, offset: (page - 1) * PRODUCTS_PER_PAGE }),
       listShopCategories(db),
     ]);
@@ -64,41 +63,52 @@ export function registerSiteRoutes(app: FastifyInstance): void {
   });
 
   app.get<{ Params: Params }>('/products/:slug', async (request, reply) => {
-    const product = await findShopProduct(dbOf(request), request.params.slug);
+    const product = await findShopProduct(db, request.params.slug);
     if (!product) return renderNotFound(request, reply);
-    return sendPage(request, reply, await chromeFor(request), productView(product, request.server.butik.baseUrl));
+    return sendPage(request, reply, await chromeFor(), productView(product, services.baseUrl));
   });
 
   app.get<{ Params: Params }>('/categories/:slug', async (request, reply) => {
     const page = pageOf(request);
-    const db = dbOf(request);
     const category = page === undefined ? undefined : await findShopCategory(db, request.params.slug);
     if (!category || page === undefined) return renderNotFound(request, reply);
     const listing = await listShopProducts(db, { categorySlug: category.slug, limit: PRODUCTS_PER_PAGE, offset: (page - 1) * PRODUCTS_PER_PAGE });
     if (page > 1 && listing.products.length === 0) return renderNotFound(request, reply);
-    return sendPage(request, reply, await chromeFor(request), categoryView(category, listing, page));
+    return sendPage(request, reply, await chromeFor(), categoryView(category, listing, page));
   });
 
   app.get<{ Params: Params }>('/info/:slug', async (request, reply) => {
-    const page = await findPublishedPage(dbOf(request), request.params.slug);
+    const page = await findPublishedPage(db, request.params.slug);
     if (!page) return renderNotFound(request, reply);
-    return sendPage(request, reply, await chromeFor(request), pageView(page));
+    return sendPage(request, reply, await chromeFor(), pageView(page));
   });
 
   app.get('/services', async (request, reply) => {
-    const chrome = await chromeFor(request);
+    const chrome = await chromeFor();
     if (!chrome.servicesListed) return renderNotFound(request, reply, chrome);
-    const offerings = await listServices(dbOf(request), 'published');
+    const offerings = await listServices(db, 'published');
     return sendPage(request, reply, chrome, servicesView(offerings, chrome.storeName));
   });
 
   app.get<{ Params: Params }>('/services/:slug', async (request, reply) => {
-    const chrome = await chromeFor(request);
-    const offering = chrome.servicesListed ? await findPublishedService(dbOf(request), request.params.slug) : undefined;
+    const chrome = await chromeFor();
+    const offering = chrome.servicesListed ? await findPublishedService(db, request.params.slug) : undefined;
     if (!offering) return renderNotFound(request, reply, chrome);
     return sendPage(request, reply, chrome, serviceView(offering));
   });
-}
+
+  function chromeFor(): Promise<Chrome> {
+    return loadChrome(db, services.runtime.clock());
+  }
+
+  /** Drafts, unknown slugs and a switched-off listing all look the same: the styled 404 page. */
+  async function renderNotFound(request: FastifyRequest, reply: FastifyReply, chrome?: Chrome): Promise<FastifyReply> {
+    const path = request.url.split('?')[0] ?? '/';
+    const frame = chrome ?? await chromeFor();
+    const view = notFoundView(path.length > 200 ? `${path.slice(0, 200)}…` : path, { servicesListed: frame.servicesListed });
+    return sendNotFoundPage(reply, renderDocument(frame, view));
+  }
+};
 
 const PageQuery = z.object({ page: z.string().regex(/^[1-9]\d{0,3}$/).transform(Number).optional() });
 
@@ -108,22 +118,6 @@ function pageOf(request: FastifyRequest): number | undefined {
   return parsed.success ? parsed.data.page ?? 1 : undefined;
 }
 
-function dbOf(request: FastifyRequest): Db {
-  return request.server.butik.database.db;
-}
-
-function chromeFor(request: FastifyRequest): Promise<Chrome> {
-  return loadChrome(dbOf(request), request.server.butik.runtime.clock());
-}
-
 function sendPage(request: FastifyRequest, reply: FastifyReply, chrome: Chrome, view: PageView): FastifyReply {
   return sendCached(request, reply, { type: HTML_TYPE, body: renderDocument(chrome, view), maxAgeSeconds: PAGE_MAX_AGE });
-}
-
-/** Drafts, unknown slugs and a switched-off listing all look the same: the styled 404 page. */
-async function renderNotFound(request: FastifyRequest, reply: FastifyReply, chrome?: Chrome): Promise<FastifyReply> {
-  const path = request.url.split('?')[0] ?? '/';
-  const frame = chrome ?? await chromeFor(request);
-  const view = notFoundView(path.length > 200 ? `${path.slice(0, 200)}…` : path, { servicesListed: frame.servicesListed });
-  return sendNotFoundPage(reply, renderDocument(frame, view));
 }

@@ -1,13 +1,8 @@
 import type { Actor } from '../access/actor.ts';
 import type { Db, Tx } from '../db/client.ts';
+import type { Log } from '../log.ts';
 
 export type Channel = 'rest' | 'mcp' | 'cli';
-
-export type Log = {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-};
 
 export type AuditRecord = {
   targetType: string;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../../src/http/json-body.ts';
+import { MAX_JSON_DEPTH } from '../../src/edge/json-body.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { master } from '../helpers/fixtures.ts';

@@ -1,6 +1,6 @@
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestHash } from '../../src/access/idempotency.ts';
+import { requestHash } from '../../src/calls/idempotency.ts';
 import { auditEntries, idempotencyKeys, products } from '../../src/db/schema.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { CallOptions, TestApp } from '../helpers/app.ts';

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { BODY_LIMIT } from '../config.ts';
 import { ToolError } from '../errors/tool-error.ts';
 
-/** CONTRACT §4: bodies over 1 MiB → 413 payload_too_large, the one check made before authentication. */
-export const BODY_LIMIT = 1024 * 1024;
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 /** No tool input nests anywhere near this deep; everything past it only exists to exhaust a stack. */
 export const MAX_JSON_DEPTH = 64;

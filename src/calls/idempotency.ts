@@ -5,8 +5,6 @@ import type { Db } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
 import { ToolError } from '../errors/tool-error.ts';
 
-/** CONTRACT §10: 1–255 printable ASCII characters. */
-export const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 const RETENTION_MS = 24 * 60 * 60 * 1000;
 /**
  * A running claim is a lease its owner renews while the call works. A process that dies (or a transaction
@@ -15,12 +13,8 @@ const RETENTION_MS = 24 * 60 * 60 * 1000;
 const LEASE_MS = 15_000;
 const RENEW_EVERY_MS = 5_000;
 
-export type StoredResponse = {
-  status: number;
-  body: string;
-  /** Seconds for a Retry-After header; only unstored answers (503) carry one. */
-  retryAfter?: number;
-};
+/** An answer as idempotency keeps it: the status and the exact text a replay gives back. */
+export type StoredAnswer = { status: number; text: string };
 
 /** CONTRACT §11: only executed calls are replayable; 400, 401, 403, 429 and 5xx are not stored. */
 function storable(status: number): boolean {
@@ -42,23 +36,23 @@ export type IdempotentCall = {
   now: Date;
 };
 
-export type IdempotentOutcome = StoredResponse & { replayed: boolean };
-
 /**
  * Runs `execute` at most once per (caller, key). The claim is a plain INSERT … ON CONFLICT DO NOTHING,
- * committed before the tool's own transaction, so ten concurrent retries yield one execution.
+ * committed before the tool's own transaction, so ten concurrent retries yield one execution. A replay is
+ * `restore`d from the stored text, so only replays parse it.
  */
-export async function runIdempotent(
+export async function runIdempotent<T extends StoredAnswer>(
   db: Db,
   call: IdempotentCall,
-  execute: () => Promise<StoredResponse>,
-): Promise<IdempotentOutcome> {
+  execute: () => Promise<T>,
+  restore: (stored: StoredAnswer) => T,
+): Promise<T & { replayed: boolean }> {
   const hash = requestHash(call.tool, call.body);
   const claimed = await claim(db, call, hash);
   if (!claimed) {
     const [existing] = await db.select().from(idempotencyKeys)
       .where(and(eq(idempotencyKeys.caller, call.caller), eq(idempotencyKeys.key, call.key)));
-    if (!existing) return runIdempotent(db, call, execute);
+    if (!existing) return runIdempotent(db, call, execute, restore);
     if (existing.tool !== call.tool || existing.requestHash !== hash) {
       throw new ToolError('idempotency_key_reused',
         `Idempotency-Key "${call.key}" was first used for another request (${existing.tool} with a different body).`);
@@ -68,10 +62,10 @@ export async function runIdempotent(
         retryAfter: secondsUntil(leaseEnd(existing), call.now),
       });
     }
-    return { status: existing.responseStatus, body: existing.responseBody, replayed: true };
+    return { ...restore({ status: existing.responseStatus, text: existing.responseBody }), replayed: true };
   }
 
-  let response: StoredResponse | undefined;
+  let response: T | undefined;
   const where = and(eq(idempotencyKeys.caller, call.caller), eq(idempotencyKeys.key, call.key));
   const started = Date.now();
   const renewal = setInterval(() => {
@@ -88,7 +82,7 @@ export async function runIdempotent(
     clearInterval(renewal);
     if (response && storable(response.status)) {
       await db.update(idempotencyKeys)
-        .set({ state: 'done', responseStatus: response.status, responseBody: response.body }).where(where);
+        .set({ state: 'done', responseStatus: response.status, responseBody: response.text }).where(where);
     } else {
       await db.delete(idempotencyKeys).where(where);
     }

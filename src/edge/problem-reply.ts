@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { problemFor } from '../errors/to-problem.ts';
 import type { ToolError } from '../errors/tool-error.ts';
 
@@ -20,22 +20,17 @@ export function challengeFor(error: ToolError): string | undefined {
   return undefined;
 }
 
-/** Serializes a problem once; idempotent replays store exactly this text. */
-export function problemBody(error: ToolError, baseUrl: string, requestId: string): { status: number; body: string } {
-  const problem = problemFor(error, { baseUrl, requestId });
-  return { status: problem.status, body: JSON.stringify(problem) };
-}
-
+/** The problem answer of CONTRACT §4, with the headers its code calls for. */
 export function sendProblem(
-  request: FastifyRequest,
   reply: FastifyReply,
   error: ToolError,
+  baseUrl: string,
   headers: Record<string, string> = {},
 ): FastifyReply {
-  const { status, body } = problemBody(error, request.server.butik.baseUrl, request.id);
+  const problem = problemFor(error, { baseUrl, requestId: reply.request.id });
   const challenge = challengeFor(error);
-  reply.code(status).headers(headers).header('content-type', PROBLEM_JSON);
+  reply.code(problem.status).headers(headers).header('content-type', PROBLEM_JSON);
   if (challenge) reply.header('www-authenticate', challenge);
   if (error.extras.retryAfter !== undefined) reply.header('retry-after', String(error.extras.retryAfter));
-  return reply.send(body);
+  return reply.send(JSON.stringify(problem));
 }

@@ -1,0 +1,96 @@
+import { callerId } from '../access/actor.ts';
+import type { Actor } from '../access/actor.ts';
+import { errorForLog } from '../db/errors.ts';
+import { asToolError, problemFor } from '../errors/to-problem.ts';
+import type { Problem } from '../errors/to-problem.ts';
+import { ToolError } from '../errors/tool-error.ts';
+import type { Log } from '../log.ts';
+import type { Channel } from '../tools/context.ts';
+import { invokeTool } from '../tools/invoke.ts';
+import type { ToolRuntime } from '../tools/invoke.ts';
+import type { RegisteredTool } from '../tools/registry.ts';
+import { runIdempotent } from './idempotency.ts';
+import type { StoredAnswer } from './idempotency.ts';
+
+export type CallRequest = {
+  runtime: ToolRuntime;
+  tool: RegisteredTool;
+  actor: Actor;
+  input: Record<string, unknown>;
+  channel: Channel;
+  /** The request id that a failure's `instance` names (CONTRACT §4). */
+  requestId: string;
+  log: Log;
+  idempotencyKey: string | undefined;
+};
+
+export type CallAnswer =
+  | { ok: true; status: number; result: unknown }
+  | { ok: false; status: number; problem: Problem; retryAfter?: number };
+
+export type CallOutcome = CallAnswer & {
+  replayed: boolean;
+  /** The REST body text, when it already exists because idempotency stored or replayed it. */
+  text?: string;
+};
+
+/**
+ * One tool call as both transports answer it, as a value: each transport serialises only what it sends.
+ * REST and MCP store the same text under an idempotency key, so they share one key space per caller
+ * (CONTRACT §10, §11). Every failure, an idempotency conflict included, comes back as a problem answer.
+ */
+export async function runCall(call: CallRequest): Promise<CallOutcome> {
+  const answer = async (): Promise<CallAnswer> => {
+    try {
+      const result = await invokeTool(call.runtime, {
+        tool: call.tool, input: call.input, actor: call.actor, channel: call.channel, log: call.log,
+      });
+      return { ok: true, status: 200, result };
+    } catch (error) {
+      return problemAnswer(call, error);
+    }
+  };
+  if (call.idempotencyKey === undefined) return { ...await answer(), replayed: false };
+  try {
+    return await runIdempotent(call.runtime.db, {
+      caller: callerId(call.actor),
+      key: call.idempotencyKey,
+      tool: call.tool.name,
+      body: call.input,
+      now: call.runtime.clock(),
+    }, async () => {
+      const done = await answer();
+      return { ...done, text: answerText(done) };
+    }, restoreAnswer);
+  } catch (error) {
+    return { ...problemAnswer(call, error), replayed: false };
+  }
+}
+
+/** The REST body of an answer: `{"ok":true,"result":…}` or the problem. Idempotency stores exactly this. */
+export function answerText(answer: CallAnswer): string {
+  return JSON.stringify(answer.ok ? { ok: true, result: answer.result } : answer.problem);
+}
+
+export function problemAnswer(
+  call: Pick<CallRequest, 'runtime' | 'requestId' | 'log'>,
+  error: unknown,
+): Extract<CallAnswer, { ok: false }> {
+  const toolError = loggedToolError(call.log, error);
+  const problem = problemFor(toolError, { baseUrl: call.runtime.baseUrl, requestId: call.requestId });
+  return { ok: false, status: problem.status, problem, retryAfter: toolError.extras.retryAfter };
+}
+
+/** Unknown errors are logged here with the request's logger and leave as internal_error. STYLE §6. */
+export function loggedToolError(log: Log, error: unknown): ToolError {
+  const toolError = asToolError(error);
+  if (!(error instanceof ToolError)) log.error({ err: errorForLog(error) }, 'tool call failed');
+  return toolError;
+}
+
+function restoreAnswer(stored: StoredAnswer): CallAnswer & StoredAnswer {
+  const value: unknown = JSON.parse(stored.text);
+  if (stored.status >= 400) return { ok: false, status: stored.status, problem: value as Problem, text: stored.text };
+  const result = typeof value === 'object' && value !== null && 'result' in value ? value.result : undefined;
+  return { ok: true, status: stored.status, result, text: stored.text };
+}

@@ -1,0 +1,20 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Gate } from './access/admit.ts';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import type { ToolRuntime } from './tools/invoke.ts';
+import type { Registry } from './tools/registry.ts';
+
+/** What the routes are built from; app.ts assembles it once and hands it to every route plugin. */
+export type Services = {
+  config: Config;
+  database: Database;
+  registry: Registry;
+  runtime: ToolRuntime;
+  gate: Gate;
+  /** The public base address; fixed once the port is known (CONTRACT §1 BASE_URL). */
+  readonly baseUrl: string;
+};
+
+/** A route plugin: Fastify encapsulates it, and it reads everything it needs from its options. */
+export type RoutePlugin = FastifyPluginAsync<{ services: Services }>;
