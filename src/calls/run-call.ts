@@ -5,7 +5,7 @@ import { asToolError, problemFor } from '../errors/to-problem.ts';
 import type { Problem } from '../errors/to-problem.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { Log } from '../log.ts';
-import type { Channel } from '../tools/context.ts';
+import type { Channel } from '../context.ts';
 import { invokeTool } from '../tools/invoke.ts';
 import type { ToolRuntime } from '../tools/invoke.ts';
 import type { RegisteredTool } from '../tools/registry.ts';

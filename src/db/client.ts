@@ -21,6 +21,8 @@ const MIGRATION_LOCK = 0x627574696b;
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle has the same query surface as the database. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Where a query may run: the database itself or an open transaction. */
+export type Queryable = Db | Tx;
 
 export type Database = {
   db: Db;

@@ -1,8 +1,8 @@
 import type { Db } from '../db/client.ts';
-import { findActiveAnnouncement } from '../tools/announcement-store.ts';
-import { listPublishedPages } from '../tools/content-store.ts';
-import { isFeatureEnabled } from '../tools/features-store.ts';
-import { readSettings } from '../tools/settings-store.ts';
+import { findActiveAnnouncement } from '../shop/announcements.ts';
+import { listPublishedPages } from '../shop/content.ts';
+import { isFeatureEnabled } from '../shop/features.ts';
+import { readSettings } from '../shop/settings.ts';
 import type { Chrome } from './document.ts';
 
 /** The store name, banner, page links and services flag that frame every public page. */

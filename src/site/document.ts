@@ -1,4 +1,4 @@
-import type { ActiveAnnouncement } from '../tools/announcement-store.ts';
+import type { ActiveAnnouncement } from '../shop/announcements.ts';
 import { html, link } from './html.ts';
 import type { Html } from './html.ts';
 

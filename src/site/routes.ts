@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Slug } from '../schema/common.ts';
 import type { RoutePlugin } from '../services.ts';
-import { findPublishedPage, findPublishedService, listServices } from '../tools/content-store.ts';
+import { findPublishedPage, findPublishedService, listServices } from '../shop/content.ts';
 import { loadChrome } from './chrome.ts';
 import { renderDocument } from './document.ts';
 import type { Chrome, PageView } from './document.ts';

@@ -1,5 +1,5 @@
 import { readStoredLayout } from '../schema/layout.ts';
-import type { PageRow, ServiceRow } from '../tools/content-store.ts';
+import type { PageRow, ServiceRow } from '../shop/content.ts';
 import { html, link, safeSrc } from './html.ts';
 import type { Html } from './html.ts';
 import type { PageView } from './document.ts';

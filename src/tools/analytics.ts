@@ -6,7 +6,7 @@ import { REVENUE_STATUSES, usesDiscount } from '../domain/revenue.ts';
 import { orderItems, orders, products } from '../db/schema.ts';
 import { Id, NonNegativeInt, Oere, Timestamp, toIso } from '../schema/common.ts';
 import { OrderStatus } from '../schema/order.ts';
-import type { ToolContext } from './context.ts';
+import type { ToolContext } from '../context.ts';
 import { defineTool, readOnly } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
 

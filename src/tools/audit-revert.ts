@@ -4,7 +4,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { differingFields, fromSnapshot, isSnapshot, revertTargetFor, toSnapshot } from './audit-targets.ts';
 import type { RevertTarget, Snapshot } from './audit-targets.ts';
-import type { ToolContext } from './context.ts';
+import type { ToolContext } from '../context.ts';
 
 type Entry = typeof auditEntries.$inferSelect;
 type Db = ToolContext['db'];

@@ -4,7 +4,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import {
   announcements, categories, discounts, featureFlags, pages, products, services, settings,
 } from '../db/schema.ts';
-import type { ToolContext } from './context.ts';
+import type { ToolContext } from '../context.ts';
 
 type Db = ToolContext['db'];
 

@@ -6,13 +6,13 @@ import { Cart, CartLineInput, MAX_QUANTITY } from '../schema/cart.ts';
 import { Id, SlugRef } from '../schema/common.ts';
 import { DiscountCodeRef } from '../schema/discount.ts';
 import { CheckoutInput, CheckoutResult } from '../schema/order.ts';
-import { cartSnapshot, findCart, findProductForCart, lockOpenCart, renderCart, setCartLine } from './cart-store.ts';
-import { checkoutCart } from './checkout-store.ts';
-import { findProduct } from './catalog-store.ts';
-import type { ToolContext } from './context.ts';
+import { cartSnapshot, findCart, findProductForCart, lockOpenCart, renderCart, setCartLine } from '../commerce/carts.ts';
+import { checkoutCart } from '../commerce/checkout.ts';
+import { findProduct } from '../shop/catalog.ts';
+import type { ToolContext } from '../context.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
-import { usableDiscount } from './discount-store.ts';
+import { usableDiscount } from '../commerce/discounts.ts';
 
 const CART_PRICING = 'Every cart answer is priced from the current product prices, all amounts in øre (1/100 DKK) incl. 25 % VAT: '
   + 'subtotal = Σ unitPrice × quantity; percent discount = floor(subtotal × value / 100), fixed = min(value, subtotal); '

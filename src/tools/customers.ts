@@ -6,7 +6,7 @@ import { orderItems, orders } from '../db/schema.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { Email, Id, NonNegativeInt, Oere, PositiveInt, Timestamp, toIso } from '../schema/common.ts';
 import { OrderStatus } from '../schema/order.ts';
-import type { ToolContext } from './context.ts';
+import type { ToolContext } from '../context.ts';
 import { defineTool, readOnly } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
 import { containsPattern } from './text-match.ts';

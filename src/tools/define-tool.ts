@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Scope } from '../access/scopes.ts';
-import type { ToolContext } from './context.ts';
+import type { ToolContext } from '../context.ts';
 
 export type ToolAnnotations = {
   title: string;

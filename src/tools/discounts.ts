@@ -7,7 +7,7 @@ import { Id, PositiveInt, Timestamp } from '../schema/common.ts';
 import { DiscountCodeRef, DiscountRecord, normalizeCode } from '../schema/discount.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
-import { requireDiscount, toDiscountRecord } from './discount-store.ts';
+import { requireDiscount, toDiscountRecord } from '../commerce/discounts.ts';
 
 const CODE_RULES = 'Codes are case-insensitive and stored uppercase.';
 

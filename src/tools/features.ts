@@ -4,8 +4,8 @@ import { ToolError } from '../errors/tool-error.ts';
 import { Timestamp, toIso } from '../schema/common.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
-import { FEATURES, FEATURE_NAMES, isFeatureName, writeFeatureFlag } from './features-store.ts';
-import type { FeatureFlagRow, FeatureName } from './features-store.ts';
+import { FEATURES, FEATURE_NAMES, isFeatureName, writeFeatureFlag } from '../shop/features.ts';
+import type { FeatureFlagRow, FeatureName } from '../shop/features.ts';
 
 const FeatureKey = z.string().min(1).max(100).meta({
   description: `Name of the flag; features.list shows them all (${FEATURE_NAMES.join(', ')}).`,

@@ -8,7 +8,7 @@ import { ToolError } from '../errors/tool-error.ts';
 import type { FieldError } from '../errors/tool-error.ts';
 import type { AnyTool } from './define-tool.ts';
 import type { Log } from '../log.ts';
-import type { AuditRecord, Channel, ToolContext } from './context.ts';
+import type { AuditRecord, Channel, ToolContext } from '../context.ts';
 
 /** What the transports share: built once at start-up. */
 export type ToolRuntime = {

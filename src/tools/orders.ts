@@ -7,7 +7,7 @@ import { Email, Id, Timestamp } from '../schema/common.ts';
 import { OrderRecord, OrderStatus, OrderSummary } from '../schema/order.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
-import { changeOrderStatus, findOrder, itemsByOrder, toOrderRecord, toOrderSummary } from './order-store.ts';
+import { changeOrderStatus, findOrder, itemsByOrder, toOrderRecord, toOrderSummary } from '../commerce/orders.ts';
 
 const AMOUNTS = 'All amounts are øre (1/100 DKK) incl. 25 % VAT.';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { pages } from '../db/schema.ts';
 import { Confirm, Id, Slug, Timestamp, toIso } from '../schema/common.ts';
 import { Layout, readStoredLayout } from '../schema/layout.ts';
-import { findPage } from './content-store.ts';
+import { findPage } from '../shop/content.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
 

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { categories, products } from '../db/schema.ts';
 import { ToolError } from '../errors/tool-error.ts';
-import type { ToolContext } from './context.ts';
+import type { ToolContext } from '../context.ts';
 
 type Db = ToolContext['db'];
 

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { products } from '../db/schema.ts';
 import { SlugRef } from '../schema/common.ts';
 import { ProductFields } from '../schema/product.ts';
-import { PRODUCT_COLUMNS, findProduct } from './catalog-store.ts';
-import type { ProductRow } from './catalog-store.ts';
+import { PRODUCT_COLUMNS, findProduct } from '../shop/catalog.ts';
+import type { ProductRow } from '../shop/catalog.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 
 const ProductContent = z.strictObject({

@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../db/errors.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { Confirm, HttpsUrl, Id, PositiveInt, Slug, SlugRef, Timestamp, toIso } from '../schema/common.ts';
 import { ProductFields, ProductRef } from '../schema/product.ts';
-import { PRODUCT_COLUMNS, findProduct, resolveCategoryId } from './catalog-store.ts';
+import { PRODUCT_COLUMNS, findProduct, resolveCategoryId } from '../shop/catalog.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
 import { readProduct } from './product-by-slug.ts';

@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { categories, products } from '../db/schema.ts';
-import type { ToolContext } from './context.ts';
+import type { ToolContext } from '../context.ts';
 import { RELEVANCE_CLASSES, relevanceClasses } from './search-relevance.ts';
 import type { RelevanceClass } from './search-relevance.ts';
 

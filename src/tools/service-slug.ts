@@ -1,8 +1,8 @@
 import { eq, like, or } from 'drizzle-orm';
 import { services } from '../db/schema.ts';
 import { MAX_SLUG_LENGTH, slugify } from '../domain/slugify.ts';
-import type { ToolContext } from './context.ts';
-import type { ServiceRow } from './content-store.ts';
+import type { ToolContext } from '../context.ts';
+import type { ServiceRow } from '../shop/content.ts';
 
 type Db = ToolContext['db'];
 type NewService = Omit<typeof services.$inferInsert, 'slug'>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
-import { SettingsShape, isSettingKey, readSettings, writeSetting } from './settings-store.ts';
+import { SettingsShape, isSettingKey, readSettings, writeSetting } from '../shop/settings.ts';
 
 export const getSettings = defineTool({
   name: 'settings.get',

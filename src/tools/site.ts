@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ToolError } from '../errors/tool-error.ts';
 import { SlugRef, Timestamp, toIso } from '../schema/common.ts';
-import { findPublishedPage, listPublishedPages, pageUrl } from './content-store.ts';
+import { findPublishedPage, listPublishedPages, pageUrl } from '../shop/content.ts';
 import { defineTool, readOnly } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { announcements, pages, settings } from '../../src/db/schema.ts';
-import { writeSetting } from '../../src/tools/settings-store.ts';
+import { writeSetting } from '../../src/shop/settings.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { master, uniqueSlug } from '../helpers/fixtures.ts';

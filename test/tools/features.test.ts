@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries } from '../../src/db/schema.ts';
-import { FEATURES, isFeatureEnabled } from '../../src/tools/features-store.ts';
+import { FEATURES, isFeatureEnabled } from '../../src/shop/features.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { master } from '../helpers/fixtures.ts';

@@ -1,7 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries } from '../../src/db/schema.ts';
-import { findActiveAnnouncement } from '../../src/tools/announcement-store.ts';
+import { findActiveAnnouncement } from '../../src/shop/announcements.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createProduct, master } from '../helpers/fixtures.ts';

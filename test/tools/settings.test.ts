@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries } from '../../src/db/schema.ts';
-import { DEFAULT_SETTINGS, readSettings } from '../../src/tools/settings-store.ts';
+import { DEFAULT_SETTINGS, readSettings } from '../../src/shop/settings.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { master } from '../helpers/fixtures.ts';

@@ -1,9 +1,8 @@
 import { and, eq, getTableColumns, isNull } from 'drizzle-orm';
 import { categories, products } from '../db/schema.ts';
 import { ToolError } from '../errors/tool-error.ts';
-import type { ToolContext } from './context.ts';
+import type { Queryable } from '../db/client.ts';
 
-type Db = ToolContext['db'];
 
 const { searchVector: _searchVector, nameVector: _nameVector, ...storedColumns } = getTableColumns(products);
 /** Every stored product column but the two generated tsvectors, which writes and snapshots never need. */
@@ -12,7 +11,7 @@ export type ProductRow = Omit<typeof products.$inferSelect, 'searchVector' | 'na
 export type CategoryRow = typeof categories.$inferSelect;
 
 /** A visible (not soft-deleted) product, locked for update when inside a write. */
-export async function findProduct(db: Db, slug: string, options: { lock?: boolean } = {}): Promise<ProductRow> {
+export async function findProduct(db: Queryable, slug: string, options: { lock?: boolean } = {}): Promise<ProductRow> {
   const query = db.select(PRODUCT_COLUMNS).from(products).where(and(eq(products.slug, slug), isNull(products.deletedAt)));
   const [row] = options.lock ? await query.for('update') : await query;
   if (!row) throw new ToolError('not_found', `No product with slug "${slug}".`);
@@ -24,7 +23,7 @@ export async function findProduct(db: Db, slug: string, options: { lock?: boolea
  * (which locks FOR UPDATE, then counts products) waits and then sees the new product. CONTRACT §4.
  */
 export async function findCategory(
-  db: Db,
+  db: Queryable,
   where: { id?: string; slug?: string },
   options: { lock?: 'share' } = {},
 ): Promise<CategoryRow> {
@@ -43,7 +42,7 @@ export async function findCategory(
  * call this, so the category is share-locked until they commit.
  */
 export async function resolveCategoryId(
-  db: Db,
+  db: Queryable,
   ref: { categoryId?: string | undefined; categorySlug?: string | undefined },
 ): Promise<string | undefined> {
   if (ref.categoryId !== undefined) return (await findCategory(db, { id: ref.categoryId }, { lock: 'share' })).id;

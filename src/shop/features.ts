@@ -1,9 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { featureFlags } from '../db/schema.ts';
 import { ToolError } from '../errors/tool-error.ts';
-import type { ToolContext } from './context.ts';
+import type { Queryable } from '../db/client.ts';
 
-type Db = ToolContext['db'];
 export type FeatureFlagRow = typeof featureFlags.$inferSelect;
 
 /** The named feature flags, their defaults and what they switch. A flag without a stored row has its default. */
@@ -19,12 +18,12 @@ export function isFeatureName(name: string): name is FeatureName {
   return Object.hasOwn(FEATURES, name);
 }
 
-export async function isFeatureEnabled(db: Db, name: FeatureName): Promise<boolean> {
+export async function isFeatureEnabled(db: Queryable, name: FeatureName): Promise<boolean> {
   const [row] = await db.select({ enabled: featureFlags.enabled }).from(featureFlags).where(eq(featureFlags.key, name));
   return row ? row.enabled : FEATURES[name].default;
 }
 
-export async function requireFeature(db: Db, name: FeatureName): Promise<void> {
+export async function requireFeature(db: Queryable, name: FeatureName): Promise<void> {
   if (!(await isFeatureEnabled(db, name))) {
     throw new ToolError('feature_disabled', `The feature "${name}" is switched off by the shop operator.`);
   }
@@ -36,7 +35,7 @@ export async function requireFeature(db: Db, name: FeatureName): Promise<void> {
  * has the value is left alone (changed: false).
  */
 export async function writeFeatureFlag(
-  db: Db,
+  db: Queryable,
   change: { key: FeatureName; enabled: boolean; now: Date },
 ): Promise<{ before: FeatureFlagRow | null; after: FeatureFlagRow; changed: boolean }> {
   const [before] = await db.select().from(featureFlags).where(eq(featureFlags.key, change.key)).for('update');

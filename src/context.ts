@@ -1,6 +1,6 @@
-import type { Actor } from '../access/actor.ts';
-import type { Db, Tx } from '../db/client.ts';
-import type { Log } from '../log.ts';
+import type { Actor } from './access/actor.ts';
+import type { Db, Tx } from './db/client.ts';
+import type { Log } from './log.ts';
 
 export type Channel = 'rest' | 'mcp' | 'cli';
 

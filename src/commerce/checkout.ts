@@ -5,13 +5,13 @@ import { cartItems, carts, orderItems, orders, products } from '../db/schema.ts'
 import { priceLines, vatOf } from '../domain/pricing.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { CheckoutInput, CheckoutResult, OrderStatus } from '../schema/order.ts';
-import { lockOpenCart } from './cart-store.ts';
-import type { Channel, ToolContext } from './context.ts';
-import { consumeDiscount } from './discount-store.ts';
-import { requireFeature } from './features-store.ts';
-import { readSettings } from './settings-store.ts';
+import { lockOpenCart } from './carts.ts';
+import type { Channel, ToolContext } from '../context.ts';
+import { consumeDiscount } from './discounts.ts';
+import { requireFeature } from '../shop/features.ts';
+import { readSettings } from '../shop/settings.ts';
+import type { Queryable } from '../db/client.ts';
 
-type Db = ToolContext['db'];
 type OrderLine = { productId: string; productName: string; unitPriceDkk: number; quantity: number };
 
 /** CONTRACT §9: `channel` is `api` for REST and `mcp` for MCP. */
@@ -84,7 +84,7 @@ export async function checkoutCart(
  * Decrements stock in one guarded UPDATE, so concurrent checkouts never take it below zero (CONTRACT §9).
  * The returned row also snapshots the name and price the order is charged at.
  */
-async function takeStock(db: Db, item: { productId: string; quantity: number }, now: Date): Promise<OrderLine> {
+async function takeStock(db: Queryable, item: { productId: string; quantity: number }, now: Date): Promise<OrderLine> {
   const [product] = await db.update(products)
     .set({ stock: sql`${products.stock} - ${item.quantity}`, updatedAt: now })
     .where(and(eq(products.id, item.productId), gte(products.stock, item.quantity), isNull(products.deletedAt)))

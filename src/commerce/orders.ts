@@ -8,14 +8,14 @@ import type { OrderStatus } from '../domain/order-status.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { toIso } from '../schema/common.ts';
 import type { OrderRecord, OrderSummary } from '../schema/order.ts';
-import type { ToolContext } from './context.ts';
-import { releaseDiscount } from './discount-store.ts';
+import type { ToolContext } from '../context.ts';
+import { releaseDiscount } from './discounts.ts';
+import type { Queryable } from '../db/client.ts';
 
-type Db = ToolContext['db'];
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderItemRow = typeof orderItems.$inferSelect;
 
-export async function findOrder(db: Db, orderId: string, options: { lock?: boolean } = {}): Promise<OrderRow> {
+export async function findOrder(db: Queryable, orderId: string, options: { lock?: boolean } = {}): Promise<OrderRow> {
   const query = db.select().from(orders).where(eq(orders.id, orderId));
   const [row] = options.lock ? await query.for('update') : await query;
   if (!row) throw new ToolError('not_found', `No order with id "${orderId}"; orders.list shows the existing ones.`);
@@ -23,7 +23,7 @@ export async function findOrder(db: Db, orderId: string, options: { lock?: boole
 }
 
 /** The items of many orders in one query (no N+1), grouped by order, each group by product name. */
-export async function itemsByOrder(db: Db, orderIds: readonly string[]): Promise<Map<string, OrderItemRow[]>> {
+export async function itemsByOrder(db: Queryable, orderIds: readonly string[]): Promise<Map<string, OrderItemRow[]>> {
   const grouped = new Map<string, OrderItemRow[]>(orderIds.map((id) => [id, []]));
   if (orderIds.length === 0) return grouped;
   const rows = await db.select().from(orderItems).where(inArray(orderItems.orderId, [...orderIds]))

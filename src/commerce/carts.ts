@@ -3,14 +3,13 @@ import { cartItems, carts, products } from '../db/schema.ts';
 import { lineTotal, priceLines, totalsAreSafe } from '../domain/pricing.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { Cart } from '../schema/cart.ts';
-import type { ToolContext } from './context.ts';
-import { findDiscount } from './discount-store.ts';
-import { readSettings } from './settings-store.ts';
+import { findDiscount } from './discounts.ts';
+import { readSettings } from '../shop/settings.ts';
+import type { Queryable } from '../db/client.ts';
 
-type Db = ToolContext['db'];
 export type CartRow = typeof carts.$inferSelect;
 
-export async function findCart(db: Db, cartId: string, options: { lock?: boolean } = {}): Promise<CartRow> {
+export async function findCart(db: Queryable, cartId: string, options: { lock?: boolean } = {}): Promise<CartRow> {
   const query = db.select().from(carts).where(eq(carts.id, cartId));
   const [row] = options.lock ? await query.for('update') : await query;
   if (!row) throw new ToolError('not_found', `No cart with id "${cartId}"; create one with cart.create.`);
@@ -21,7 +20,7 @@ export async function findCart(db: Db, cartId: string, options: { lock?: boolean
  * Every cart write locks the cart row first, so it serializes with a concurrent checkout of the same
  * cart; a checked-out cart is read-only (422 cart_closed).
  */
-export async function lockOpenCart(db: Db, cartId: string): Promise<CartRow> {
+export async function lockOpenCart(db: Queryable, cartId: string): Promise<CartRow> {
   const cart = await findCart(db, cartId, { lock: true });
   if (cart.status === 'closed') {
     throw new ToolError('cart_closed', `Cart "${cartId}" was checked out as order "${cart.orderId ?? ''}" and can no longer change.`);
@@ -30,13 +29,13 @@ export async function lockOpenCart(db: Db, cartId: string): Promise<CartRow> {
 }
 
 /** The product for a slug, soft-deleted ones included (so a line of a withdrawn product can still be removed). */
-export async function findProductForCart(db: Db, slug: string): Promise<typeof products.$inferSelect | undefined> {
+export async function findProductForCart(db: Queryable, slug: string): Promise<typeof products.$inferSelect | undefined> {
   const [row] = await db.select().from(products).where(eq(products.slug, slug));
   return row;
 }
 
 /** Sets a line's quantity; 0 removes the line. */
-export async function setCartLine(db: Db, line: { cartId: string; productId: string; quantity: number }): Promise<void> {
+export async function setCartLine(db: Queryable, line: { cartId: string; productId: string; quantity: number }): Promise<void> {
   if (line.quantity === 0) {
     await db.delete(cartItems).where(and(eq(cartItems.cartId, line.cartId), eq(cartItems.productId, line.productId)));
     return;
@@ -46,7 +45,7 @@ export async function setCartLine(db: Db, line: { cartId: string; productId: str
 }
 
 /** The lines with current product data, by product name then slug (a stable order for agents and tests). */
-export async function cartLines(db: Db, cartId: string) {
+export async function cartLines(db: Queryable, cartId: string) {
   return db.select({
     productId: products.id,
     slug: products.slug,
@@ -63,7 +62,7 @@ export async function cartLines(db: Db, cartId: string) {
  * The cart as CONTRACT §9 shows it: current prices, the applied code's terms and the shop's shipping
  * settings. The pricing rule has no exception for an empty cart, so it shows the standard shipping.
  */
-export async function renderCart(db: Db, cart: CartRow): Promise<Cart> {
+export async function renderCart(db: Queryable, cart: CartRow): Promise<Cart> {
   const lines = await cartLines(db, cart.id);
   const discount = cart.discountCode ? await findDiscount(db, cart.discountCode) : undefined;
   const settings = await readSettings(db);
@@ -88,7 +87,7 @@ export async function renderCart(db: Db, cart: CartRow): Promise<Cart> {
 }
 
 /** Full snapshot of a cart for the audit log: the row and its lines. */
-export async function cartSnapshot(db: Db, cartId: string) {
+export async function cartSnapshot(db: Queryable, cartId: string) {
   const [cart] = await db.select().from(carts).where(eq(carts.id, cartId));
   const items = await db.select().from(cartItems).where(eq(cartItems.cartId, cartId)).orderBy(asc(cartItems.productId));
   return { ...cart, items };

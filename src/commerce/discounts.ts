@@ -5,20 +5,19 @@ import { ToolError } from '../errors/tool-error.ts';
 import { toIso } from '../schema/common.ts';
 import { normalizeCode } from '../schema/discount.ts';
 import type { DiscountReason, DiscountRecord } from '../schema/discount.ts';
-import type { ToolContext } from './context.ts';
+import type { Queryable } from '../db/client.ts';
 
-type Db = ToolContext['db'];
 export type DiscountRow = typeof discounts.$inferSelect;
 
 /** Looks a code up case-insensitively (codes are stored uppercase, SPEC §2.3). */
-export async function findDiscount(db: Db, code: string, options: { lock?: boolean } = {}): Promise<DiscountRow | undefined> {
+export async function findDiscount(db: Queryable, code: string, options: { lock?: boolean } = {}): Promise<DiscountRow | undefined> {
   const query = db.select().from(discounts).where(eq(discounts.code, normalizeCode(code)));
   const [row] = options.lock ? await query.for('update') : await query;
   return row;
 }
 
 /** CONTRACT §11: an unknown code is 404 everywhere except in carts. */
-export async function requireDiscount(db: Db, code: string, options: { lock?: boolean } = {}): Promise<DiscountRow> {
+export async function requireDiscount(db: Queryable, code: string, options: { lock?: boolean } = {}): Promise<DiscountRow> {
   const row = await findDiscount(db, code, options);
   if (!row) throw new ToolError('not_found', `No discount code "${normalizeCode(code)}"; discounts.list shows the existing ones.`);
   return row;
@@ -51,7 +50,7 @@ export function notApplicable(code: string, reason: DiscountReason, row?: Discou
 }
 
 /** A code that can be used right now, or 422 discount_not_applicable with the reason. */
-export async function usableDiscount(db: Db, code: string, now: Date): Promise<DiscountRow> {
+export async function usableDiscount(db: Queryable, code: string, now: Date): Promise<DiscountRow> {
   const row = await findDiscount(db, code);
   const reason = unusableReason(row, now);
   if (reason || !row) throw notApplicable(code, reason ?? 'unknown_code', row);
@@ -62,7 +61,7 @@ export async function usableDiscount(db: Db, code: string, now: Date): Promise<D
  * Takes one use of the code in a single guarded UPDATE, so concurrent checkouts can never exceed
  * usageLimit (CONTRACT §9). No row updated → 422 with the reason read back afterwards.
  */
-export async function consumeDiscount(db: Db, code: string, now: Date): Promise<DiscountRow> {
+export async function consumeDiscount(db: Queryable, code: string, now: Date): Promise<DiscountRow> {
   const [row] = await db.update(discounts)
     .set({ usageCount: sql`${discounts.usageCount} + 1`, updatedAt: now })
     .where(and(
@@ -79,7 +78,7 @@ export async function consumeDiscount(db: Db, code: string, now: Date): Promise<
 }
 
 /** CONTRACT §8: a cancelled order gives its discount use back, never below zero. */
-export async function releaseDiscount(db: Db, code: string, now: Date): Promise<void> {
+export async function releaseDiscount(db: Queryable, code: string, now: Date): Promise<void> {
   await db.update(discounts)
     .set({ usageCount: sql`${discounts.usageCount} - 1`, updatedAt: now })
     .where(and(eq(discounts.code, normalizeCode(code)), gt(discounts.usageCount, 0)));

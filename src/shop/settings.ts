@@ -2,9 +2,8 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { settings } from '../db/schema.ts';
 import { Email, NonNegativeInt } from '../schema/common.ts';
-import type { ToolContext } from './context.ts';
+import type { Queryable } from '../db/client.ts';
 
-type Db = ToolContext['db'];
 
 /** The highest flat shipping price an operator can set: 10.000,00 kr. Guards against a kroner/øre mix-up. */
 export const MAX_SHIPPING_DKK = 1_000_000;
@@ -66,7 +65,7 @@ export function isSettingKey(key: string): key is SettingKey {
 const StoredValue = z.object({ value: z.unknown() });
 
 /** Stored values over the defaults; a stored value that no longer fits the shape falls back to its default. */
-export async function readSettings(db: Db): Promise<Settings> {
+export async function readSettings(db: Queryable): Promise<Settings> {
   const rows = await db.select().from(settings);
   const merged: Record<string, unknown> = { ...DEFAULT_SETTINGS };
   for (const row of rows) {
@@ -82,7 +81,7 @@ export async function readSettings(db: Db): Promise<Settings> {
  * the snapshots audit.revert restores (targetType 'settings', targetId = key).
  */
 export async function writeSetting(
-  db: Db,
+  db: Queryable,
   change: { key: SettingKey; value: unknown; now: Date },
 ): Promise<{ before: SettingRow | null; after: SettingRow }> {
   const [before] = await db.select().from(settings).where(eq(settings.key, change.key)).for('update');
