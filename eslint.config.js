@@ -1,0 +1,80 @@
+import boundaries from 'eslint-plugin-boundaries';
+import tseslint from 'typescript-eslint';
+
+/**
+ * The layering of src/ as a rule instead of a habit. Handlers (tools), business rules (commerce, shop)
+ * and pure rules (domain) never import a transport; http/ and mcp/ are siblings over calls/ and edge/;
+ * the public site reads shop/, not tools/.
+ */
+const layers = [
+  { type: 'domain', pattern: 'src/domain/**', mode: 'full' },
+  { type: 'errors', pattern: 'src/errors/**', mode: 'full' },
+  { type: 'schema', pattern: 'src/schema/**', mode: 'full' },
+  { type: 'db', pattern: 'src/db/**', mode: 'full' },
+  { type: 'access', pattern: 'src/access/**', mode: 'full' },
+  { type: 'shop', pattern: 'src/shop/**', mode: 'full' },
+  { type: 'commerce', pattern: 'src/commerce/**', mode: 'full' },
+  { type: 'tools', pattern: 'src/tools/**', mode: 'full' },
+  { type: 'calls', pattern: 'src/calls/**', mode: 'full' },
+  { type: 'edge', pattern: 'src/edge/**', mode: 'full' },
+  { type: 'http', pattern: 'src/http/**', mode: 'full' },
+  { type: 'mcp', pattern: 'src/mcp/**', mode: 'full' },
+  { type: 'oauth', pattern: 'src/oauth/**', mode: 'full' },
+  { type: 'site', pattern: 'src/site/**', mode: 'full' },
+  { type: 'seed', pattern: 'src/seed/**', mode: 'full' },
+  { type: 'kernel', pattern: ['src/log.ts', 'src/context.ts', 'src/config.ts'], mode: 'full' },
+  { type: 'services', pattern: 'src/services.ts', mode: 'full' },
+  { type: 'main', pattern: ['src/app.ts', 'src/cli.ts', 'src/server.ts'], mode: 'full' },
+];
+
+const base = ['domain', 'errors', 'schema', 'kernel'];
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'drizzle/', 'dist/', '.butik/'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['src/**/*.ts'],
+    plugins: { boundaries },
+    settings: {
+      'boundaries/elements': layers,
+      'boundaries/include': ['src/**/*.ts'],
+    },
+    rules: {
+      'boundaries/no-unknown-files': 'error',
+      'boundaries/element-types': ['error', {
+        default: 'disallow',
+        message: '${file.type} may not import ${dependency.type} (see eslint.config.js for the layering)',
+        rules: [
+          { from: 'domain', allow: ['domain'] },
+          { from: 'errors', allow: ['errors', 'db'] },
+          { from: 'schema', allow: [...base, 'access'] },
+          { from: 'db', allow: ['db', 'kernel'] },
+          { from: 'kernel', allow: ['kernel', 'db', 'access'] },
+          { from: 'access', allow: [...base, 'access', 'db'] },
+          { from: 'shop', allow: [...base, 'shop', 'db'] },
+          { from: 'commerce', allow: [...base, 'commerce', 'shop', 'db', 'access'] },
+          { from: 'tools', allow: [...base, 'tools', 'commerce', 'shop', 'db', 'access'] },
+          { from: 'calls', allow: [...base, 'calls', 'tools', 'access', 'db'] },
+          { from: 'services', allow: [...base, 'access', 'db', 'tools'] },
+          { from: 'edge', allow: [...base, 'edge', 'calls', 'access', 'services'] },
+          { from: 'http', allow: [...base, 'http', 'edge', 'calls', 'tools', 'access', 'db', 'services'] },
+          { from: 'mcp', allow: [...base, 'mcp', 'edge', 'calls', 'tools', 'access', 'oauth', 'services'] },
+          { from: 'oauth', allow: [...base, 'oauth', 'edge', 'access', 'db', 'site', 'services'] },
+          { from: 'site', allow: [...base, 'site', 'shop', 'edge', 'db', 'services'] },
+          { from: 'seed', allow: [...base, 'seed', 'shop', 'commerce', 'db'] },
+          { from: 'main', allow: ['*'] },
+        ],
+      }],
+    },
+  },
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Tests read response bodies by path; their schema tests check the shapes that `any` skips here.
+    files: ['test/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+);

@@ -1,0 +1,29 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const eslint = new ESLint();
+
+async function violations(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'boundaries/element-types').map((m) => m.message);
+}
+
+describe('the layering lint (eslint.config.js)', () => {
+  it.each([
+    ['src/domain/x.ts', "import { HTML_HEADERS } from '../http/html.ts';", 'domain may not import http'],
+    ['src/tools/x.ts', "import { sendProblem } from '../edge/problem-reply.ts';", 'tools may not import edge'],
+    ['src/commerce/x.ts', "import { runCall } from '../calls/run-call.ts';", 'commerce may not import calls'],
+    ['src/http/x.ts', "import { MCP_PATH } from '../mcp/route.ts';", 'http may not import mcp'],
+    ['src/mcp/x.ts', "import { toolsRoute } from '../http/tools-route.ts';", 'mcp may not import http'],
+    ['src/db/x.ts', "import { ALL_TOOLS } from '../tools/registry.ts';", 'db may not import tools'],
+    ['src/site/x.ts', "import { productTools } from '../tools/products.ts';", 'site may not import tools'],
+  ])('refuses %s importing across a wall: %s', async (file, code, message) => {
+    expect(await violations(file, `${code}\nexport const used = 1;\n`)).toEqual([expect.stringContaining(message)]);
+  });
+
+  it('allows the arrows the layering has: a tool reads commerce, MCP reads calls, the site reads shop', async () => {
+    expect(await violations('src/tools/x.ts', "import { changeOrderStatus } from '../commerce/orders.ts';")).toEqual([]);
+    expect(await violations('src/mcp/x.ts', "import { runCall } from '../calls/run-call.ts';")).toEqual([]);
+    expect(await violations('src/site/x.ts', "import { readSettings } from '../shop/settings.ts';")).toEqual([]);
+  });
+});
