@@ -5,7 +5,7 @@ import { createAuthenticator } from './access/authenticate.ts';
 import { localKeyInvalidation, redisKeyInvalidation } from './access/key-invalidation.ts';
 import { rateLimiterFromConfig } from './access/rate-limit-config.ts';
 import type { RateLimiter } from './access/rate-limit.ts';
-import { BODY_LIMIT } from './config.ts';
+import { BODY_LIMIT, resolveBaseUrl } from './config.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { acceptRawBodies } from './edge/json-body.ts';
@@ -77,7 +77,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     return503OnClosing: false,
   });
 
-  let baseUrl = options.baseUrl ?? config.baseUrl ?? `http://${config.host}:${config.port}`;
+  let baseUrl = options.baseUrl ?? resolveBaseUrl(config, config.port);
   const clock = options.clock ?? (() => new Date());
   const runtime: ToolRuntime = { db: database.db, log: app.log, clock, baseUrl };
   const limiter = options.limiter ?? rateLimiterFromConfig(config, app.log);

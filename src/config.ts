@@ -100,6 +100,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+/** The address this process listens on, as a URL (an IPv6 host in brackets). */
+export function listenUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** CONTRACT §1 BASE_URL: the configured public address, else where this process listens. */
 export function resolveBaseUrl(config: Config, port: number): string {
-  return config.baseUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  return config.baseUrl ?? listenUrl(config.host, port);
 }

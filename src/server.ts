@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { resolveMasterKey } from './access/master-key.ts';
-import { resolveBaseUrl } from './config.ts';
+import { listenUrl, resolveBaseUrl } from './config.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { errorForLog } from './db/errors.ts';
@@ -66,13 +66,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
     purgeIdempotencyKeys(database.db, new Date()).catch((error: unknown) => app.log.warn({ err: errorForLog(error) }, 'idempotency purge failed'));
   }, PURGE_INTERVAL_MS);
   purge.unref();
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   app.log.info({ url: app.butik.baseUrl, port, database: database.kind, rateLimits: app.butik.gate.limiter.store() }, 'butik listening');
   let closing: Promise<void> | undefined;
   return {
     app,
     database,
-    url: `http://${host}:${port}`,
+    url: listenUrl(config.host, port),
     masterKeySource: master.generatedAt ?? 'BUTIK_MASTER_KEY',
     close: () => {
       clearInterval(purge);

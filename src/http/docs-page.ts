@@ -1,5 +1,6 @@
 import { PROBLEMS, isProblemCode } from '../errors/problems.ts';
-import { escapeHtml as e, htmlPage } from './html.ts';
+import { escapeHtml as e } from '../edge/escape-html.ts';
+import { htmlPage } from './html.ts';
 
 type Json = Record<string, unknown>;
 

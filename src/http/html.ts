@@ -1,11 +1,6 @@
 import { createHash } from 'node:crypto';
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Every piece of text and every attribute value goes through here; nothing is trusted raw. */
-export function escapeHtml(value: unknown): string {
-  return String(value).replace(/[&<>"']/g, (char) => ENTITIES[char] ?? char);
-}
+import { escapeHtml } from '../edge/escape-html.ts';
 
 /** The reference pages' whole stylesheet, inline: no CDN, works offline (CONTRACT §3). */
 const CSS = `

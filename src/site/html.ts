@@ -1,3 +1,4 @@
+import { escapeHtml } from '../edge/escape-html.ts';
 import { isSafeHref, isSafeImageSrc } from '../schema/layout.ts';
 
 /** Markup that is already safe: produced by the `html` template below, never by concatenating user text. */
@@ -10,12 +11,6 @@ export class Html {
 
 export type Part = Html | string | number | null | undefined | false | readonly Part[];
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;' };
-
-/** The one escaping function of the public site: text and attribute values alike (always double-quoted). */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ENTITIES[char] ?? char);
-}
 
 function renderPart(part: Part): string {
   if (part === null || part === undefined || part === false) return '';

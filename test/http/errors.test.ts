@@ -200,7 +200,7 @@ describe('404, 409 and 422', () => {
   });
 
   it('answers lookups by identifiers that are not UUIDs with 404 not_found, never a cast error', async () => {
-    // Identifiers are text columns; these are the lookups of CONTRACT §4's not_found row that exist so far.
+    // Identifiers are text columns: a malformed one names nothing (CONTRACT §4 not_found), never a cast error.
     const lookups: Array<[string, Record<string, unknown>]> = [
       ['orders.get', { orderId: 'not-a-uuid' }],
       ['orders.get', { orderId: "1'; select pg_sleep(1); --" }],
@@ -210,9 +210,7 @@ describe('404, 409 and 422', () => {
       ['discounts.toggle', { code: 'NO-SUCH-CODE' }],
       ['products.update', { slug: 'ø', patch: { stock: 1 } }],
     ];
-    const registered = lookups.filter(([tool]) => t.app.butik.registry.get(tool));
-    expect(registered.length).toBeGreaterThan(0);
-    for (const [tool, body] of registered) expectProblem(await t.call(tool, body, master), 404, 'not_found');
+    for (const [tool, body] of lookups) expectProblem(await t.call(tool, body, master), 404, 'not_found');
   });
 
   it('answers an unknown path with a 404 problem', async () => {

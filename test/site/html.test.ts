@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { slugify } from '../../src/domain/slugify.ts';
 import { Layout } from '../../src/schema/layout.ts';
-import { escapeHtml, html, link, safeHref, safeSrc } from '../../src/site/html.ts';
+import { escapeHtml } from '../../src/edge/escape-html.ts';
+import { html, link, safeHref, safeSrc } from '../../src/site/html.ts';
 import { renderBodyText } from '../../src/site/markup.ts';
 import { renderLayout } from '../../src/site/sections.ts';
 import { expectHeadingOutline, expectInert } from './html-checks.ts';

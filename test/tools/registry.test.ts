@@ -1,0 +1,36 @@
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ALL_TOOLS, buildRegistry } from '../../src/tools/registry.ts';
+
+const TOOLS_DIR = new URL('../../src/tools/', import.meta.url);
+
+function isTool(value: unknown): value is { name: string } {
+  return typeof value === 'object' && value !== null && 'name' in value && 'handler' in value && 'input' in value
+    && typeof value.name === 'string';
+}
+
+/** Every tool any module under src/tools exports, found by looking, not by a list that could forget one. */
+async function exportedTools(): Promise<Set<string>> {
+  const names = new Set<string>();
+  for (const file of readdirSync(TOOLS_DIR).filter((name) => name.endsWith('.ts'))) {
+    const module: Record<string, unknown> = await import(new URL(file, TOOLS_DIR).href);
+    for (const value of Object.values(module)) {
+      for (const item of Array.isArray(value) ? value : [value]) if (isTool(item)) names.add(item.name);
+    }
+  }
+  return names;
+}
+
+describe('the tool registry', () => {
+  it('registers every tool that a module under src/tools exports, and nothing else', async () => {
+    const registered = ALL_TOOLS.map((tool) => tool.name).sort();
+    expect(registered).toEqual([...await exportedTools()].sort());
+    expect(registered).toHaveLength(48);
+  });
+
+  it('refuses two tools with one name', () => {
+    const [first] = ALL_TOOLS;
+    if (!first) throw new Error('no tools');
+    expect(() => buildRegistry([first, { ...first }])).toThrow(/two tools share a name/);
+  });
+});
