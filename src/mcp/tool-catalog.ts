@@ -2,6 +2,7 @@ import type { Tool } from '@modelcontextprotocol/server';
 import { hasScope } from '../access/actor.ts';
 import type { Actor } from '../access/actor.ts';
 import type { Registry, RegisteredTool } from '../tools/registry.ts';
+import { leanInputSchema, leanOutputSchema } from './lean-schema.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -63,9 +64,9 @@ export function mcpSchemaFor(schema: JsonSchema): { schema: JsonSchema; wraps: b
 }
 
 function toMcpTool(tool: RegisteredTool): McpTool {
-  const input = mcpSchemaFor(tool.inputJsonSchema);
+  const input = mcpSchemaFor(leanInputSchema(tool.inputJsonSchema));
   if (input.wraps) throw new Error(`${tool.name}: a tool's input must be a JSON object`);
-  const output = mcpSchemaFor(tool.outputJsonSchema);
+  const output = mcpSchemaFor(leanOutputSchema(tool.outputJsonSchema));
   const { title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = tool.annotations;
   return {
     tool,
@@ -77,7 +78,6 @@ function toMcpTool(tool: RegisteredTool): McpTool {
       inputSchema: { type: 'object', ...input.schema },
       outputSchema: { type: 'object', ...output.schema },
       annotations: {
-        title,
         readOnlyHint,
         destructiveHint,
         idempotentHint,
