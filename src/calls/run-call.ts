@@ -73,11 +73,11 @@ export function answerText(answer: CallAnswer): string {
 }
 
 export function problemAnswer(
-  call: Pick<CallRequest, 'runtime' | 'requestId' | 'log'>,
+  call: Pick<CallRequest, 'runtime' | 'requestId' | 'log' | 'channel'>,
   error: unknown,
 ): Extract<CallAnswer, { ok: false }> {
   const toolError = loggedToolError(call.log, error);
-  const problem = problemFor(toolError, { baseUrl: call.runtime.baseUrl, requestId: call.requestId });
+  const problem = problemFor(toolError, { baseUrl: call.runtime.baseUrl, requestId: call.requestId, channel: call.channel });
   return { ok: false, status: problem.status, problem, retryAfter: toolError.extras.retryAfter };
 }
 

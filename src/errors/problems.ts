@@ -2,6 +2,14 @@
  * The one table of problem codes (CONTRACT §4). Every failure the service answers names one of these;
  * the HTTP status, the title, the /problems/<code> page and the OpenAPI document all come from here.
  */
+type ProblemEntry = {
+  status: number;
+  title: string;
+  resolution: string;
+  /** The same advice in MCP's terms, where it differs: a tools/call result has no headers to read or set. */
+  mcpResolution?: string;
+};
+
 export const PROBLEMS = {
   invalid_json: {
     status: 400,
@@ -12,6 +20,7 @@ export const PROBLEMS = {
     status: 400,
     title: 'Request does not match the tool schema',
     resolution: 'Fix the fields listed in errors[] (path and message) and send the request again. The tool\'s input schema is in the OpenAPI document.',
+    mcpResolution: 'Fix the arguments listed in errors[] (path and message) and call the tool again; see this tool\'s inputSchema in tools/list.',
   },
   unauthorized: {
     status: 401,
@@ -57,6 +66,7 @@ export const PROBLEMS = {
     status: 409,
     title: 'A request with this Idempotency-Key is still running',
     resolution: 'Wait a moment and send the same request again with the same Idempotency-Key to receive its stored result.',
+    mcpResolution: 'Wait a few seconds and call the tool again with the same arguments and the same _meta["butik/idempotencyKey"] to receive its stored result.',
   },
   request_headers_too_large: {
     status: 431,
@@ -117,6 +127,7 @@ export const PROBLEMS = {
     status: 422,
     title: 'Idempotency-Key was used for another request',
     resolution: 'Use a new Idempotency-Key for a different tool or body; reuse a key only to retry the very same request.',
+    mcpResolution: 'Use a new _meta["butik/idempotencyKey"] for a different tool or arguments; reuse a key only to retry the very same call.',
   },
   rate_limited: {
     status: 429,
@@ -127,13 +138,15 @@ export const PROBLEMS = {
     status: 500,
     title: 'Internal error',
     resolution: 'Retry later with the same Idempotency-Key; if it persists, report the request id in instance to the shop operator.',
+    mcpResolution: 'Retry later with the same _meta["butik/idempotencyKey"]; if it persists, report the request id in instance to the shop operator.',
   },
   service_unavailable: {
     status: 503,
     title: 'Service temporarily unavailable',
     resolution: 'Wait the number of seconds in Retry-After, then send the same request again (with the same Idempotency-Key for a write). A write answered with this problem was not applied.',
+    mcpResolution: 'Wait a few seconds, then call the tool again (with the same _meta["butik/idempotencyKey"] for a write). A write answered with this problem was not applied.',
   },
-} as const satisfies Record<string, { status: number; title: string; resolution: string }>;
+} as const satisfies Record<string, ProblemEntry>;
 
 export type ProblemCode = keyof typeof PROBLEMS;
 

@@ -19,10 +19,15 @@ export type Problem = {
   error: { code: ProblemCode; message: string };
 };
 
-export type ProblemContext = { baseUrl: string; requestId: string };
+export type ProblemContext = {
+  baseUrl: string;
+  requestId: string;
+  /** Over MCP the resolution speaks of `_meta` and inputSchema instead of headers and OpenAPI. */
+  channel?: 'rest' | 'mcp' | 'cli';
+};
 
 export function problemFor(error: ToolError, context: ProblemContext): Problem {
-  const entry = PROBLEMS[error.code];
+  const entry: { status: number; title: string; resolution: string; mcpResolution?: string } = PROBLEMS[error.code];
   return {
     type: `${context.baseUrl}/problems/${error.code}`,
     title: entry.title,
@@ -30,7 +35,7 @@ export function problemFor(error: ToolError, context: ProblemContext): Problem {
     detail: error.detail,
     instance: `urn:butik:request:${context.requestId}`,
     code: error.code,
-    resolution: entry.resolution,
+    resolution: context.channel === 'mcp' ? entry.mcpResolution ?? entry.resolution : entry.resolution,
     ...(error.extras.errors ? { errors: error.extras.errors } : {}),
     ...(error.extras.reason ? { reason: error.extras.reason } : {}),
     ok: false,

@@ -63,7 +63,7 @@ async function callTool(catalog: McpCatalog, context: McpCallContext, request: C
   try {
     idempotencyKey = parseIdempotencyKey(request.params._meta?.[IDEMPOTENCY_META_KEY], `_meta["${IDEMPOTENCY_META_KEY}"]`);
   } catch (error) {
-    return toolResult(entry, { ...problemAnswer(context, error), replayed: false });
+    return toolResult(entry, { ...problemAnswer({ ...context, channel: 'mcp' }, error), replayed: false });
   }
   const outcome = await runCall({
     runtime: context.runtime,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ORDER_STATUSES } from '../domain/order-status.ts';
 import { Email, Id, Int, NonNegativeInt, Timestamp } from './common.ts';
 
-export const OrderStatus = z.enum(ORDER_STATUSES).meta({ description: 'An order status (SPEC §3.1).' });
+export const OrderStatus = z.enum(ORDER_STATUSES).meta({ description: 'An order status; orders.update_status moves an order only along the legal transitions.' });
 export type OrderStatus = z.infer<typeof OrderStatus>;
 
 /** CONTRACT §7: card orders start as pending_payment, invoice orders as pending. */

@@ -28,7 +28,7 @@ export const listPages = defineTool({
 export const upsertPage = defineTool({
   name: 'pages.upsert',
   description: 'Create the page at /info/<slug>, or update its title and body. A new page is published unless '
-    + 'status says draft; on an existing page an omitted status leaves it unchanged (SPEC §3.2).',
+    + 'status says draft; on an existing page an omitted status leaves it unchanged.',
   scope: 'pages:write',
   annotations: write('Create or update page', { idempotent: true }),
   input: z.strictObject({

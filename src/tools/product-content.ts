@@ -29,7 +29,7 @@ export const getProductContent = defineTool({
   name: 'marketing.get_product_content',
   description: 'Read the answer-engine content of a visible product: answerSummary, faq, useCases and comparisonFacts '
     + '(products.get leaves them out). Scope catalog:read, because this is public catalog copy, but not anonymous: '
-    + 'SPEC §1 opens only five tools without a key. Deleted or unknown slug → 404 not_found.',
+    + 'only five catalog and page tools are open without a key. Deleted or unknown slug → 404 not_found.',
   scope: 'catalog:read',
   annotations: readOnly('Get product content'),
   input: z.strictObject({ slug: SlugRef.meta({ description: 'The product slug.', examples: ['aviator-classic'] }) }),
