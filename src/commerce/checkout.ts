@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { actorName } from '../access/actor.ts';
 import { cartItems, carts, orderItems, orders, products } from '../db/schema.ts';
@@ -12,6 +12,7 @@ import { requireFeature } from '../shop/features.ts';
 import { readSettings } from '../shop/settings.ts';
 import type { Queryable } from '../db/client.ts';
 
+type CartLine = { productId: string; quantity: number };
 type OrderLine = { productId: string; productName: string; unitPriceDkk: number; quantity: number };
 
 /** CONTRACT §9: `channel` is `api` for REST and `mcp` for MCP. */
@@ -44,7 +45,11 @@ export async function checkoutCart(
   const now = ctx.clock();
   const discount = cart.discountCode === null ? null : await consumeDiscount(db, cart.discountCode, now);
   const lines: OrderLine[] = [];
-  for (const item of wanted) lines.push(await takeStock(db, item, now));
+  for (const item of wanted) {
+    const line = await takeStock(db, item, now);
+    if (!line) throw await shortage(db, wanted);
+    lines.push(line);
+  }
 
   const totals = priceLines(lines, discount ? { type: discount.type, value: discount.value } : null, await readSettings(db));
   const vatOere = vatOf(totals.totalDkk);
@@ -82,19 +87,37 @@ export async function checkoutCart(
 
 /**
  * Decrements stock in one guarded UPDATE, so concurrent checkouts never take it below zero (CONTRACT §9).
- * The returned row also snapshots the name and price the order is charged at.
+ * The returned row also snapshots the name and price the order is charged at; none when the stock is short.
  */
-async function takeStock(db: Queryable, item: { productId: string; quantity: number }, now: Date): Promise<OrderLine> {
+async function takeStock(db: Queryable, item: CartLine, now: Date): Promise<OrderLine | undefined> {
   const [product] = await db.update(products)
     .set({ stock: sql`${products.stock} - ${item.quantity}`, updatedAt: now })
     .where(and(eq(products.id, item.productId), gte(products.stock, item.quantity), isNull(products.deletedAt)))
     .returning({ name: products.name, priceDkk: products.priceDkk });
-  if (product) return { productId: item.productId, productName: product.name, unitPriceDkk: product.priceDkk, quantity: item.quantity };
+  return product && { productId: item.productId, productName: product.name, unitPriceDkk: product.priceDkk, quantity: item.quantity };
+}
 
-  const [current] = await db.select().from(products).where(eq(products.id, item.productId));
-  const name = current ? `"${current.name}" (${current.slug})` : `product ${item.productId}`;
-  const detail = !current || current.deletedAt
-    ? `${name} is no longer sold; remove it from the cart with cart.set_item quantity 0.`
-    : `Only ${current.stock} of ${name} in stock; the cart asks for ${item.quantity}.`;
-  throw new ToolError('out_of_stock', detail);
+/**
+ * The out_of_stock for a cart whose stock ran short: every line that cannot be covered, not only the first,
+ * so one cart.set_item round fixes the cart. A withdrawn product counts as 0 available. The transaction is
+ * rolled back by the throw, so the lines taken before are given back.
+ */
+async function shortage(db: Queryable, wanted: readonly CartLine[]): Promise<ToolError> {
+  const rows = await db.select({ id: products.id, slug: products.slug, name: products.name, stock: products.stock, deletedAt: products.deletedAt })
+    .from(products)
+    .where(inArray(products.id, wanted.map((line) => line.productId)));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const shortLines = wanted.flatMap((line) => {
+    const product = byId.get(line.productId);
+    const withdrawn = !product || product.deletedAt !== null;
+    const available = withdrawn ? 0 : product.stock;
+    if (available >= line.quantity) return [];
+    return [{ slug: product?.slug ?? line.productId, name: product?.name ?? line.productId, requested: line.quantity, available, withdrawn }];
+  });
+  const described = shortLines.map((line) => line.withdrawn
+    ? `"${line.name}" (${line.slug}) is no longer sold`
+    : `only ${line.available} of "${line.name}" (${line.slug}) in stock, the cart asks for ${line.requested}`);
+  return new ToolError('out_of_stock', `Not enough stock: ${described.join('; ')}. Lower or remove these lines with cart.set_item.`, {
+    shortLines: shortLines.map(({ slug, requested, available }) => ({ slug, requested, available })),
+  });
 }

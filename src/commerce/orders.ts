@@ -7,7 +7,7 @@ import {
 import type { OrderStatus } from '../domain/order-status.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { toIso } from '../schema/common.ts';
-import type { OrderRecord, OrderSummary } from '../schema/order.ts';
+import type { OrderRecord, OrderSummary, Shipment } from '../schema/order.ts';
 import type { ToolContext } from '../context.ts';
 import { releaseDiscount } from './discounts.ts';
 import type { Queryable } from '../db/client.ts';
@@ -120,17 +120,23 @@ export function toOrderRecord(row: OrderRow, items: readonly OrderItemRow[]): z.
  * orders.update_status, CONTRACT §8. The order row is locked so two concurrent moves are judged one
  * after the other. Lock order on cancel: order, discount, products by id (as in checkout).
  */
-export async function changeOrderStatus(ctx: ToolContext, input: { orderId: string; status: OrderStatus }) {
+export async function changeOrderStatus(ctx: ToolContext, input: { orderId: string; status: OrderStatus } & Shipment) {
   const { db } = ctx;
   const before = await findOrder(db, input.orderId, { lock: true });
   const from = statusOf(before);
   const to = input.status;
-  if (from === to) return { id: before.id, status: to };
+  const shipment = shipmentColumns(input);
+  if (from === to) {
+    if (Object.keys(shipment).length > 0) await updateOrder(ctx, before, shipment);
+    return { id: before.id, status: to };
+  }
   const facts = { paid: before.paidAt !== null };
   if (!isLegalTransition(from, to, facts)) {
     const legal = legalNextStatuses(from, facts);
     const next = legal.length > 0 ? `legal next statuses: ${legal.join(', ')}` : `${from} is terminal, no status may follow it`;
-    throw new ToolError('illegal_transition', `Order ${before.id} cannot move from ${from} to ${to}; ${next}.`);
+    throw new ToolError('illegal_transition', `Order ${before.id} cannot move from ${from} to ${to}; ${next}.`, {
+      legalNextStatuses: legal,
+    });
   }
 
   const now = ctx.clock();
@@ -143,9 +149,22 @@ export async function changeOrderStatus(ctx: ToolContext, input: { orderId: stri
     }
   }
   const stamp = timestampSetBy(to);
-  const [after] = await db.update(orders)
-    .set({ status: to, updatedAt: now, ...(stamp ? { [stamp]: now } : {}) })
-    .where(eq(orders.id, before.id)).returning();
-  await ctx.audit({ targetType: 'order', targetId: before.id, before, after });
+  await updateOrder(ctx, before, { status: to, ...(stamp ? { [stamp]: now } : {}), ...shipment });
   return { id: before.id, status: to };
+}
+
+async function updateOrder(ctx: ToolContext, before: OrderRow, changes: Partial<typeof orders.$inferInsert>): Promise<void> {
+  const [after] = await ctx.db.update(orders).set({ ...changes, updatedAt: ctx.clock() }).where(eq(orders.id, before.id)).returning();
+  await ctx.audit({ targetType: 'order', targetId: before.id, before, after });
+}
+
+/** The fulfilment columns an update_status call sets: only the fields it sent. */
+function shipmentColumns(input: Shipment): Partial<typeof orders.$inferInsert> {
+  return {
+    ...(input.carrier === undefined ? {} : { carrier: input.carrier }),
+    ...(input.trackingNumber === undefined ? {} : { trackingNumber: input.trackingNumber }),
+    ...(input.trackingUrl === undefined ? {} : { trackingUrl: input.trackingUrl }),
+    ...(input.estDeliveryFrom === undefined ? {} : { estDeliveryFrom: new Date(input.estDeliveryFrom) }),
+    ...(input.estDeliveryTo === undefined ? {} : { estDeliveryTo: new Date(input.estDeliveryTo) }),
+  };
 }

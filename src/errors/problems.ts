@@ -91,12 +91,12 @@ export const PROBLEMS = {
   illegal_transition: {
     status: 422,
     title: 'Illegal order status transition',
-    resolution: 'Choose one of the legal next statuses named in detail, or leave the order as it is.',
+    resolution: 'Choose one of legalNextStatuses (also named in detail), or leave the order as it is.',
   },
   out_of_stock: {
     status: 422,
     title: 'Not enough stock',
-    resolution: 'Lower the quantity of the product named in detail (cart.set_item) or remove it, then check out again.',
+    resolution: 'For each line in shortLines, lower the quantity to at most available with cart.set_item (0 removes it), then check out again.',
   },
   discount_not_applicable: {
     status: 422,

@@ -1,7 +1,7 @@
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { PROBLEMS } from './problems.ts';
 import type { ProblemCode } from './problems.ts';
-import type { FieldError } from './tool-error.ts';
+import type { FieldError, ShortLine } from './tool-error.ts';
 import { ToolError } from './tool-error.ts';
 
 /** RFC 9457 problem details plus the legacy ok/error members kept for one compatibility window. */
@@ -15,6 +15,9 @@ export type Problem = {
   resolution: string;
   errors?: FieldError[];
   reason?: string;
+  legalNextStatuses?: readonly string[];
+  shortLines?: readonly ShortLine[];
+  auditEntryId?: string;
   ok: false;
   error: { code: ProblemCode; message: string };
 };
@@ -38,6 +41,9 @@ export function problemFor(error: ToolError, context: ProblemContext): Problem {
     resolution: context.channel === 'mcp' ? entry.mcpResolution ?? entry.resolution : entry.resolution,
     ...(error.extras.errors ? { errors: error.extras.errors } : {}),
     ...(error.extras.reason ? { reason: error.extras.reason } : {}),
+    ...(error.extras.legalNextStatuses ? { legalNextStatuses: error.extras.legalNextStatuses } : {}),
+    ...(error.extras.shortLines ? { shortLines: error.extras.shortLines } : {}),
+    ...(error.extras.auditEntryId ? { auditEntryId: error.extras.auditEntryId } : {}),
     ok: false,
     error: { code: error.code, message: error.detail },
   };

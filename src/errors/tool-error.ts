@@ -2,10 +2,18 @@ import type { ProblemCode } from './problems.ts';
 
 export type FieldError = { path: string; message: string };
 
+export type ShortLine = { slug: string; requested: number; available: number };
+
 /** Extra problem members some codes carry (CONTRACT §4, §11). */
 export type ProblemExtras = {
   errors?: FieldError[];
   reason?: string;
+  /** For illegal_transition: where the order may go from its current status (issue 12 B2). */
+  legalNextStatuses?: readonly string[];
+  /** For out_of_stock: every cart line the stock cannot cover. */
+  shortLines?: readonly ShortLine[];
+  /** For not_found of a deleted product: the audit entry whose revert restores it. */
+  auditEntryId?: string;
   /** Seconds, for rate_limited. */
   retryAfter?: number;
   /** The scope a 403 names in WWW-Authenticate. */

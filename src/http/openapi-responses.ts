@@ -1,6 +1,9 @@
 type Json = Record<string, unknown>;
 
-/** `{"ok": true, "result": …}`: every success of the API, tools and key routes alike (the failures below likewise). */
+/**
+ * `{"ok": true, "result": …}`: every success of the API, tools and key routes alike (the failures below likewise).
+ * `warnings` appears beside the result when an accepted input is probably a mistake (a price under 1 krone).
+ */
 export function successContent(result: Json): Json {
   return {
     'application/json': {
@@ -8,7 +11,19 @@ export function successContent(result: Json): Json {
         type: 'object',
         required: ['ok', 'result'],
         additionalProperties: false,
-        properties: { ok: { type: 'boolean', const: true }, result },
+        properties: {
+          ok: { type: 'boolean', const: true },
+          result,
+          warnings: {
+            type: 'array',
+            description: 'Present only when the call succeeded but its input looks like a mistake; the change was made.',
+            items: {
+              type: 'object',
+              required: ['code', 'message'],
+              properties: { code: { type: 'string', examples: ['price_below_one_krone'] }, message: { type: 'string' } },
+            },
+          },
+        },
       },
     },
   };

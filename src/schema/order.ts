@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../domain/order-status.ts';
-import { Email, Id, Int, NonNegativeInt, Timestamp } from './common.ts';
+import { Email, Id, Int, NonNegativeInt, Oere, Timestamp, money } from './common.ts';
 
 export const OrderStatus = z.enum(ORDER_STATUSES).meta({ description: 'An order status; orders.update_status moves an order only along the legal transitions.' });
 export type OrderStatus = z.infer<typeof OrderStatus>;
@@ -9,7 +9,7 @@ export type OrderStatus = z.infer<typeof OrderStatus>;
 export const PaymentMethod = z.enum(['card', 'invoice']);
 export type PaymentMethod = z.infer<typeof PaymentMethod>;
 
-const Amount = Int.meta({ description: 'Amount in øre (1/100 DKK), 25 % VAT included.' });
+const Amount = Oere;
 const OptionalText = z.string().nullable();
 const OptionalTime = Timestamp.nullable();
 
@@ -35,7 +35,7 @@ export const OrderItemRecord = z.strictObject({
   orderId: Id,
   productId: Id,
   productName: z.string().meta({ description: 'Product name when the order was placed.' }),
-  unitPriceDkk: Amount.meta({ description: 'Unit price in øre when the order was placed.' }),
+  unitPriceDkk: money(Amount, 'the unit price when the order was placed, VAT included.'),
   quantity: Int,
   variantId: OptionalText,
   variantSku: OptionalText,
@@ -62,7 +62,7 @@ export const OrderRecord = z.strictObject({
   shippingDkk: Amount,
   discountDkk: Amount,
   totalDkk: Amount,
-  vatOere: Int.nullable().meta({ description: 'VAT contained in totalDkk, in øre.' }),
+  vatOere: money(Int.nullable(), 'the VAT contained in totalDkk, or null where unknown.', 29980),
   invoiceProvider: OptionalText,
   invoiceId: OptionalText,
   invoicePdfUrl: OptionalText,
@@ -90,13 +90,20 @@ export const OrderRecord = z.strictObject({
 
 /** Shipping and billing addresses and contact details taken by cart.checkout (CONTRACT §9). */
 const Line = z.string().trim().min(1).max(200);
+const Address = {
+  name: Line.meta({ description: 'Full name of the recipient.', examples: ['Karen Blixen'] }),
+  address: Line.meta({ description: 'Street and number.', examples: ['Rungstedvej 111'] }),
+  zip: Line.max(20).meta({ description: 'Postal code.', examples: ['2960'] }),
+  city: Line.meta({ description: 'City or town.', examples: ['Rungsted Kyst'] }),
+};
 export const CheckoutInput = z.strictObject({
   cartId: Id,
   email: Email.meta({ description: 'Customer e-mail for the order.' }),
-  shipping: z.strictObject({ name: Line, address: Line, zip: Line.max(20), city: Line }),
-  billing: z.strictObject({ name: Line, address: Line, zip: Line.max(20), city: Line, country: Line }).optional()
+  shipping: z.strictObject(Address).meta({ description: 'Where the order is delivered.' }),
+  billing: z.strictObject({ ...Address, country: Line.meta({ description: 'Country of the billing address.', examples: ['Danmark'] }) })
+    .optional()
     .meta({ description: 'Billing address, when it differs from shipping.' }),
-  phoneNumber: z.string().trim().min(1).max(40).optional(),
+  phoneNumber: z.string().trim().min(1).max(40).optional().meta({ description: 'Phone number for the carrier.', examples: ['+45 12 34 56 78'] }),
   paymentMethod: PaymentMethod.default('card')
     .meta({ description: 'card (default): the order starts as pending_payment; invoice: it starts as pending.' }),
 });
@@ -105,5 +112,17 @@ export const CheckoutResult = z.strictObject({
   orderId: Id,
   status: OrderStatus,
   totalDkk: Amount,
-  vatOere: Int.meta({ description: 'VAT contained in totalDkk (25 %): round(totalDkk / 5), in øre.' }),
+  vatOere: money(Int, 'the VAT contained in totalDkk (25 %): round(totalDkk / 5).', 29980),
 });
+
+/** Issue 12 B5: how a shipped order travels, given with orders.update_status to (or again at) shipped. */
+export const Shipment = z.strictObject({
+  carrier: z.string().trim().min(1).max(100).optional().meta({ description: 'The carrier, e.g. PostNord, GLS, DAO.', examples: ['PostNord'] }),
+  trackingNumber: z.string().trim().min(1).max(100).optional().meta({ description: "The carrier's tracking number." }),
+  trackingUrl: z.url({ protocol: /^https?$/ }).max(2000).optional()
+    .meta({ description: 'Where the customer follows the parcel (http or https).' }),
+  estDeliveryFrom: Timestamp.optional().meta({ description: 'Earliest expected delivery.' }),
+  estDeliveryTo: Timestamp.optional().meta({ description: 'Latest expected delivery; not before estDeliveryFrom.' }),
+});
+export type Shipment = z.infer<typeof Shipment>;
+export const SHIPMENT_FIELDS = Object.keys(Shipment.shape) as Array<keyof Shipment>;

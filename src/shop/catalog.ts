@@ -1,5 +1,5 @@
-import { and, eq, getTableColumns, isNull } from 'drizzle-orm';
-import { categories, products } from '../db/schema.ts';
+import { and, desc, eq, getTableColumns, isNotNull, isNull } from 'drizzle-orm';
+import { auditEntries, categories, products } from '../db/schema.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { Queryable } from '../db/client.ts';
 
@@ -14,8 +14,32 @@ export type CategoryRow = typeof categories.$inferSelect;
 export async function findProduct(db: Queryable, slug: string, options: { lock?: boolean } = {}): Promise<ProductRow> {
   const query = db.select(PRODUCT_COLUMNS).from(products).where(and(eq(products.slug, slug), isNull(products.deletedAt)));
   const [row] = options.lock ? await query.for('update') : await query;
-  if (!row) throw new ToolError('not_found', `No product with slug "${slug}".`);
+  if (!row) throw await productNotFound(db, slug);
   return row;
+}
+
+/**
+ * The not_found for a slug no visible product has. A soft-deleted product keeps its slug, so the answer can
+ * say it was deleted and name the audit entry whose revert brings it back (issue 12 B2): the latest entry of
+ * a deleted product is its deletion, because a deleted product cannot be edited.
+ */
+export async function productNotFound(db: Queryable, slug: string): Promise<ToolError> {
+  const [deleted] = await db.select({ id: products.id, deletedAt: products.deletedAt }).from(products)
+    .where(and(eq(products.slug, slug), isNotNull(products.deletedAt)));
+  if (!deleted) return new ToolError('not_found', `No product with slug "${slug}"; products.search finds the existing ones.`);
+  const [entry] = await db.select({ id: auditEntries.id, revertedBy: auditEntries.revertedBy }).from(auditEntries)
+    .where(and(eq(auditEntries.targetType, 'product'), eq(auditEntries.targetId, deleted.id)))
+    .orderBy(desc(auditEntries.at), desc(auditEntries.id))
+    .limit(1);
+  const when = deleted.deletedAt?.toISOString() ?? 'earlier';
+  if (!entry || entry.revertedBy !== null) {
+    return new ToolError('not_found', `Product "${slug}" was deleted (${when}) and is no longer sold.`);
+  }
+  return new ToolError(
+    'not_found',
+    `Product "${slug}" was deleted (${when}) and is no longer sold; audit.revert with entryId "${entry.id}" restores it.`,
+    { auditEntryId: entry.id },
+  );
 }
 
 /**

@@ -57,11 +57,12 @@ function revertibleTarget(entry: Entry): RevertTarget {
   }
   if (entry.revertOf !== null) {
     throw refuse(`Entry ${entry.id} records the revert of entry ${entry.revertOf} and cannot itself be reverted. `
-      + `To redo the original change, make it again with ${target.editWith}.`);
+      + 'To redo the original change, make it again with the tool named by that entry (audit.list shows it).');
   }
   if (entry.revertedBy !== null) {
+    // The entry's own tool made the change (products.delete deletes again; products.update would not).
     throw refuse(`Entry ${entry.id} was already reverted by entry ${entry.revertedBy}. `
-      + `To make the change again, use ${target.editWith}.`);
+      + `To make the change again, use ${entry.tool}.`);
   }
   return target;
 }

@@ -1,7 +1,10 @@
-import { and, desc, eq, gte, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
-import { auditEntries } from '../db/schema.ts';
-import { Id, Timestamp, toIso } from '../schema/common.ts';
+import { auditEntries, categories, discounts, pages, products, services } from '../db/schema.ts';
+import type { Queryable } from '../db/client.ts';
+import { normalizeCode } from '../schema/discount.ts';
+import { Id, SlugRef, Timestamp, toIso } from '../schema/common.ts';
 import { revertEntry } from './audit-revert.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
@@ -36,15 +39,24 @@ export const listAudit = defineTool({
   input: z.strictObject({
     tool: z.string().min(1).max(100).optional().meta({ description: 'Only entries written by this tool.', examples: ['products.update'] }),
     targetId: Id.optional().meta({ description: 'Only entries about this target (a product id, order id, setting key …).' }),
+    targetSlug: SlugRef.optional().meta({
+      description: 'Only entries about the product, category, page or service with this slug, or the discount with this code '
+        + '(deleted ones too). Combines with targetId by AND.',
+      examples: ['aviator-classic'],
+    }),
     since: Timestamp.optional().meta({ description: 'Only entries at or after this time.' }),
     limit: z.int().min(1).max(200).default(50).meta({ description: 'At most this many entries (1–200, default 50).' }),
-  }),
+  })
+    .meta({ examples: [{ targetSlug: 'aviator-classic', limit: 10 }, { tool: 'products.delete', since: '2026-11-01T00:00:00Z' }] }),
   output: z.array(AuditEntry),
-  async handler({ tool, targetId, since, limit }, { db }) {
+  async handler({ tool, targetId, targetSlug, since, limit }, { db }) {
+    const slugTargets = targetSlug === undefined ? undefined : await idsNamed(db, targetSlug);
+    if (slugTargets?.length === 0) return [];
     const rows = await db.select().from(auditEntries)
       .where(and(
         tool === undefined ? undefined : eq(auditEntries.tool, tool),
         targetId === undefined ? undefined : eq(auditEntries.targetId, targetId),
+        slugTargets === undefined ? undefined : inArray(auditEntries.targetId, slugTargets),
         since === undefined ? undefined : gte(auditEntries.at, new Date(since)),
       ))
       // NULLS LAST (the same order: both columns are not null) is how the audit indexes are built, so they serve it.
@@ -66,6 +78,21 @@ export const listAudit = defineTool({
   },
 });
 
+/**
+ * The ids a slug (or discount code) names. Slugs and codes are unique per table and stay taken after a soft
+ * delete, so this also finds deleted targets; one slug can name a product and a page at once.
+ */
+async function idsNamed(db: Queryable, slug: string): Promise<string[]> {
+  const rows = await unionAll(
+    db.select({ id: products.id }).from(products).where(eq(products.slug, slug)),
+    db.select({ id: categories.id }).from(categories).where(eq(categories.slug, slug)),
+    db.select({ id: pages.id }).from(pages).where(eq(pages.slug, slug)),
+    db.select({ id: services.id }).from(services).where(eq(services.slug, slug)),
+    db.select({ id: discounts.id }).from(discounts).where(eq(discounts.code, normalizeCode(slug))),
+  );
+  return rows.map((row) => row.id);
+}
+
 export const revertAudit = defineTool({
   name: 'audit.revert',
   description: 'Undo one audited change by restoring its "before" snapshot: undeletes a product, restores a patched '
@@ -74,7 +101,8 @@ export const revertAudit = defineTool({
     + 'and targets changed since. The revert is itself audited.',
   scope: 'audit:revert',
   annotations: write('Revert audit entry', { idempotent: false, destructive: true }),
-  input: z.strictObject({ entryId: Id.meta({ description: 'The id of the entry to undo, from audit.list.' }) }),
+  input: z.strictObject({ entryId: Id.meta({ description: 'The id of the entry to undo, from audit.list.' }) })
+    .meta({ examples: [{ entryId: '0193a5c4-7d1e-7c3a-9f2b-3e4d5c6b7a81' }] }),
   output: z.strictObject({
     revertedEntryId: Id.meta({ description: 'The entry that was undone.' }),
     entryId: Id.meta({ description: 'The new entry that records the revert.' }),

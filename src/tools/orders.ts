@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { orders } from '../db/schema.ts';
 import { describeTransitions } from '../domain/order-status.ts';
 import { Email, Id, Timestamp } from '../schema/common.ts';
-import { OrderRecord, OrderStatus, OrderSummary } from '../schema/order.ts';
+import { OrderRecord, OrderStatus, OrderSummary, SHIPMENT_FIELDS, Shipment } from '../schema/order.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
 import { changeOrderStatus, findOrder, itemsByOrder, toOrderRecord, toOrderSummary } from '../commerce/orders.ts';
@@ -26,7 +26,7 @@ export const listOrders = defineTool({
   }).refine((input) => !input.fromDate || !input.toDate || Date.parse(input.fromDate) <= Date.parse(input.toDate), {
     message: 'fromDate must not be after toDate',
     path: ['fromDate'],
-  }),
+  }).meta({ examples: [{ status: 'paid', fromDate: '2026-11-01T00:00:00Z', limit: 20 }] }),
   output: z.array(OrderSummary),
   async handler({ status, email, fromDate, toDate, limit }, { db }) {
     const conditions: SQL[] = [];
@@ -48,7 +48,7 @@ export const getOrder = defineTool({
   description: `Get the full record of one order with its items; every field is present, null where unknown. ${AMOUNTS}`,
   scope: 'orders:read',
   annotations: readOnly('Get order'),
-  input: z.strictObject({ orderId: Id }),
+  input: z.strictObject({ orderId: Id }).meta({ examples: [{ orderId: '0193a5c4-7d1e-7c3a-9f2b-3e4d5c6b7a81' }] }),
   output: OrderRecord,
   async handler({ orderId }, { db }) {
     const order = await findOrder(db, orderId);
@@ -62,10 +62,21 @@ export const updateOrderStatus = defineTool({
   description: 'Move an order to a legal next status; anything else → 422 illegal_transition naming the legal next '
     + `statuses. Setting the current status again changes nothing. Legal moves: ${describeTransitions()} `
     + 'Effects: → paid sets paidAt, → refunded sets refundedAt, → disputed sets disputedAt, → cancelled puts the items '
-    + 'back in stock and gives back the discount use. Each move is audited with the previous status.',
+    + 'back in stock and gives back the discount use. With status shipped, carrier, trackingNumber, trackingUrl and '
+    + 'estDeliveryFrom/To may be given (all optional); sending them again to a shipped order updates them. '
+    + 'Each change is audited with the previous values.',
   scope: 'orders:write',
   annotations: write('Update order status', { idempotent: true, destructive: true }),
-  input: z.strictObject({ orderId: Id, status: OrderStatus }),
+  input: z.strictObject({ orderId: Id, status: OrderStatus, ...Shipment.shape })
+    .refine((input) => input.status === 'shipped' || SHIPMENT_FIELDS.every((field) => input[field] === undefined), {
+      message: 'carrier, tracking and delivery estimates can only be given with status shipped',
+      path: ['status'],
+    })
+    .refine((input) => !input.estDeliveryFrom || !input.estDeliveryTo || Date.parse(input.estDeliveryFrom) <= Date.parse(input.estDeliveryTo), {
+      message: 'estDeliveryFrom must not be after estDeliveryTo',
+      path: ['estDeliveryFrom'],
+    })
+    .meta({ examples: [{ orderId: '0193a5c4-7d1e-7c3a-9f2b-3e4d5c6b7a81', status: 'shipped', carrier: 'PostNord', trackingNumber: '00370712345678901234' }] }),
   output: z.strictObject({ id: Id, status: OrderStatus }),
   handler: (input, ctx) => changeOrderStatus(ctx, input),
 });

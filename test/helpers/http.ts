@@ -37,7 +37,9 @@ export function expectProblem(response: CallResult, status: number, code: Proble
   });
   expect(typeof response.body.detail).toBe('string');
   expect(response.body.detail.length).toBeGreaterThan(0);
-  const members = Object.keys(response.body).filter((key) => !['errors', 'reason'].includes(key)).sort();
+  // The extension members some codes add (CONTRACT §4, issue 12 B2); nothing else may appear.
+  const extensions = ['errors', 'reason', 'legalNextStatuses', 'shortLines', 'auditEntryId'];
+  const members = Object.keys(response.body).filter((key) => !extensions.includes(key)).sort();
   expect(members).toEqual(['code', 'detail', 'error', 'instance', 'ok', 'resolution', 'status', 'title', 'type']);
 }
 

@@ -158,6 +158,17 @@ describe('audit.revert refusals', () => {
     expect(second.status).toBe(422);
     expect(second.body.code).toBe('not_revertible');
     expect(second.body.detail).toContain(`already reverted by entry ${first.body.result.entryId}`);
+    expect(second.body.detail).toContain('use products.update');
+  });
+
+  it('names the deleting tool, not an edit tool, when a revert of a delete is repeated', async () => {
+    const product = await createProduct(t);
+    await t.call('products.delete', { slug: product.slug, confirm: true }, master);
+    const deleted = await latestEntry('products.delete', product.id);
+    expect((await revert(deleted.id)).status).toBe(200);
+    const second = await revert(deleted.id);
+    expect(second.body.code).toBe('not_revertible');
+    expect(second.body.detail).toContain('To make the change again, use products.delete.');
   });
 
   it('refuses to revert an entry that records a revert', async () => {
@@ -229,6 +240,21 @@ describe('audit.list', () => {
     const recent = await entries({});
     expect(recent.length).toBeLessThanOrEqual(50);
     expect(recent[0]?.targetId).toBe(product.id);
+  });
+
+  it('filters by targetSlug, a deleted product included, and by discount code', async () => {
+    const product = await createProduct(t);
+    await t.call('products.delete', { slug: product.slug, confirm: true }, master);
+    const bySlug = await entries({ targetSlug: product.slug });
+    expect(bySlug.map((e) => e.tool)).toEqual(['products.delete', 'products.create']);
+    expect(bySlug.every((e) => e.targetId === product.id)).toBe(true);
+    expect(await entries({ targetSlug: product.slug, tool: 'products.create' })).toEqual([bySlug[1]]);
+    expect(await entries({ targetSlug: 'ingen-saadan-slug' })).toEqual([]);
+
+    const code = uniqueSlug('kode').toUpperCase();
+    await t.call('discounts.create', { code, type: 'percent', value: 10 }, master);
+    const byCode = await entries({ targetSlug: code.toLowerCase() });
+    expect(byCode.map((e) => [e.tool, e.targetType])).toEqual([['discounts.create', 'discount']]);
   });
 
   it('records actor, channel and tool of every audited write', async () => {

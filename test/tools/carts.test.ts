@@ -269,6 +269,7 @@ describe('cart.checkout', () => {
     expect(response.body.code).toBe('out_of_stock');
     expect(response.body.detail).toContain('Sjælden Stel');
     expect(response.body.detail).toContain(scarce.slug);
+    expect(response.body.shortLines).toEqual([{ slug: scarce.slug, requested: 2, available: 1 }]);
     expect(await stockOf(t, plenty.slug)).toBe(5);
     expect(await stockOf(t, scarce.slug)).toBe(1);
     expect((await discountRecord(t, code)).usageCount).toBe(0);
@@ -284,7 +285,11 @@ describe('cart.checkout', () => {
     await t.call('products.delete', { slug: a.slug, confirm: true }, master);
     const response = await t.call('cart.checkout', checkoutBody(cartId), asCart);
     expect(response.status).toBe(422);
-    expect(response.body).toMatchObject({ code: 'out_of_stock', detail: expect.stringContaining('no longer sold') });
+    expect(response.body).toMatchObject({
+      code: 'out_of_stock',
+      detail: expect.stringContaining('no longer sold'),
+      shortLines: [{ slug: a.slug, requested: 1, available: 0 }],
+    });
     const removed = await t.call('cart.set_item', { cartId, slug: a.slug, quantity: 0 }, asCart);
     expect(removed.body.result.items).toEqual([]);
   });

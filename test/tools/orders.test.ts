@@ -153,6 +153,7 @@ describe('orders.update_status (CONTRACT §8)', () => {
     expect(response.body.code).toBe('illegal_transition');
     expect(response.body.detail).toContain('from pending_payment to shipped');
     expect(response.body.detail).toContain('paid, pending, flagged_review, cancelled');
+    expect(response.body.legalNextStatuses).toEqual(['paid', 'pending', 'flagged_review', 'cancelled']);
     expect((await t.call('orders.get', { orderId }, master)).body.result.status).toBe('pending_payment');
   });
 
@@ -162,6 +163,7 @@ describe('orders.update_status (CONTRACT §8)', () => {
     const response = await move(orderId, 'paid');
     expect(response.status).toBe(422);
     expect(response.body.detail).toContain('cancelled is terminal');
+    expect(response.body.legalNextStatuses).toEqual([]);
   });
 
   it('rejects every move out of refunded', async () => {
@@ -238,5 +240,39 @@ describe('orders.update_status (CONTRACT §8)', () => {
     expect((await move('no-such-order', 'paid')).status).toBe(404);
     const { orderId } = await placeOrder(t);
     expect((await move(orderId, 'lost')).status).toBe(400);
+  });
+
+  it('records carrier, tracking and delivery estimates given with shipped, and updates them on a shipped order', async () => {
+    const { orderId } = await placeOrder(t);
+    await moveThrough(orderId, 'paid', 'processing');
+    const shipment = {
+      carrier: 'PostNord', trackingNumber: '00370712345678901234', trackingUrl: 'https://tracking.postnord.com/dk/?id=00370712345678901234',
+      estDeliveryFrom: '2026-11-26T08:00:00.000Z', estDeliveryTo: '2026-11-27T16:00:00.000Z',
+    };
+    const shipped = await t.call('orders.update_status', { orderId, status: 'shipped', ...shipment }, master);
+    expect(shipped.body.result).toEqual({ id: orderId, status: 'shipped' });
+    expect((await t.call('orders.get', { orderId }, master)).body.result).toMatchObject({ status: 'shipped', ...shipment });
+
+    const corrected = await t.call('orders.update_status', { orderId, status: 'shipped', carrier: 'GLS' }, master);
+    expect(corrected.status).toBe(200);
+    const record = (await t.call('orders.get', { orderId }, master)).body.result;
+    expect(record).toMatchObject({ ...shipment, carrier: 'GLS' });
+    const entries = await t.database.db.select().from(auditEntries)
+      .where(and(eq(auditEntries.targetId, orderId), eq(auditEntries.tool, 'orders.update_status')));
+    const last = entries.find((entry) => (entry.after as { carrier?: string }).carrier === 'GLS');
+    expect(last).toMatchObject({ before: { carrier: 'PostNord', status: 'shipped' }, after: { carrier: 'GLS', status: 'shipped' } });
+  });
+
+  it('refuses fulfilment fields with any status but shipped, and a delivery window that ends before it starts', async () => {
+    const { orderId } = await placeOrder(t);
+    const wrongStatus = await t.call('orders.update_status', { orderId, status: 'paid', carrier: 'GLS' }, master);
+    expect(wrongStatus.status).toBe(400);
+    expect(wrongStatus.body.errors).toEqual([expect.objectContaining({ path: 'status' })]);
+    await moveThrough(orderId, 'paid', 'processing');
+    const backwards = await t.call('orders.update_status', {
+      orderId, status: 'shipped', estDeliveryFrom: '2026-11-27T08:00:00.000Z', estDeliveryTo: '2026-11-26T08:00:00.000Z',
+    }, master);
+    expect(backwards.status).toBe(400);
+    expect((await t.call('orders.get', { orderId }, master)).body.result.status).toBe('processing');
   });
 });

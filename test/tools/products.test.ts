@@ -195,6 +195,27 @@ describe('products.delete', () => {
     expectProblem(await t.call('products.delete', { slug: product.slug, confirm: true }, master), 404, 'not_found');
     expectProblem(await t.call('products.update', { slug: product.slug, patch: { stock: 1 } }, master), 404, 'not_found');
   });
+
+  it('answers a deleted product with the audit entry whose revert restores it', async () => {
+    const product = await createProduct(t, { name: 'Genopstanden' });
+    await t.call('products.delete', { slug: product.slug, confirm: true }, master);
+    const entries = await t.call('audit.list', { targetId: product.id, tool: 'products.delete' }, master);
+    const entryId = entries.body.result[0].id;
+    for (const gone of [await t.call('products.get', { slug: product.slug }), await t.call('products.update', { slug: product.slug, patch: { stock: 1 } }, master)]) {
+      expectProblem(gone, 404, 'not_found');
+      expect(gone.body.auditEntryId).toBe(entryId);
+      expect(gone.body.detail).toContain(`was deleted`);
+      expect(gone.body.detail).toContain(`audit.revert with entryId "${entryId}"`);
+    }
+    expect((await t.call('audit.revert', { entryId }, master)).status).toBe(200);
+    expect((await t.call('products.get', { slug: product.slug })).body.result.name).toBe('Genopstanden');
+  });
+
+  it('answers a slug that never existed without an audit entry', async () => {
+    const response = await t.call('products.get', { slug: 'aldrig-set' });
+    expectProblem(response, 404, 'not_found');
+    expect(response.body.auditEntryId).toBeUndefined();
+  });
 });
 
 describe('products.attach_image', () => {
