@@ -15,7 +15,7 @@ export const listPages = defineTool({
   description: 'List every CMS page, drafts included, by slug.',
   scope: 'pages:read',
   annotations: readOnly('List pages'),
-  input: z.strictObject({}),
+  input: z.strictObject({}).meta({ examples: [{}] }),
   output: z.array(z.strictObject({ id: Id, slug: z.string(), title: z.string(), status: Status, updatedAt: Timestamp })),
   async handler(_input, { db }) {
     const rows = await db.select({
@@ -40,7 +40,8 @@ export const upsertPage = defineTool({
         + 'Any length that fits in the 1 MiB request.',
     }),
     status: Status.optional().meta({ description: 'draft or published; omitted: published for a new page, unchanged otherwise.' }),
-  }),
+  })
+    .meta({ examples: [{ slug: 'levering', title: 'Levering', body: '## Levering\n\nVi sender med PostNord inden for 1–2 hverdage.', status: 'published' }] }),
   output: z.strictObject({ id: Id, slug: z.string(), title: z.string(), status: Status }),
   async handler({ slug, title, body, status }, ctx) {
     const [before] = await ctx.db.select().from(pages).where(eq(pages.slug, slug)).for('update');
@@ -63,7 +64,7 @@ export const deletePage = defineTool({
     + 'so audit.revert can bring it back. Requires confirm: true.',
   scope: 'pages:write',
   annotations: write('Delete page', { idempotent: true, destructive: true }),
-  input: z.strictObject({ slug: PageSlug, confirm: Confirm }),
+  input: z.strictObject({ slug: PageSlug, confirm: Confirm }).meta({ examples: [{ slug: 'levering', confirm: true }] }),
   output: z.strictObject({ ok: z.literal(true), slug: z.string() }),
   async handler({ slug }, ctx) {
     const before = await findPage(ctx.db, slug, { lock: true });
@@ -79,7 +80,7 @@ export const getPageLayout = defineTool({
     + 'and renders from its body.',
   scope: 'pages:read',
   annotations: readOnly('Get page layout'),
-  input: z.strictObject({ slug: PageSlug }),
+  input: z.strictObject({ slug: PageSlug }).meta({ examples: [{ slug: 'om-os' }] }),
   output: Layout.nullable(),
   async handler({ slug }, { db }) {
     const page = await findPage(db, slug);
@@ -97,7 +98,8 @@ export const setPageLayout = defineTool({
   input: z.strictObject({
     slug: PageSlug,
     layout: Layout.nullable().meta({ description: 'The section tree, or null to remove the layout.' }),
-  }),
+  })
+    .meta({ examples: [{ slug: 'om-os', layout: { version: 1, sections: [{ type: 'hero', heading: 'Briller med omtanke', subheading: 'Siden 2012', cta: { label: 'Se vores ydelser', href: '/services' } }, { type: 'text', heading: 'Værkstedet', body: 'Vi tilpasser og reparerer alle stel.' }] } }, { slug: 'om-os', layout: null }] }),
   output: z.strictObject({ slug: z.string(), hasLayout: z.boolean() }),
   async handler({ slug, layout }, ctx) {
     const before = await findPage(ctx.db, slug, { lock: true });

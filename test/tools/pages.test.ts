@@ -213,6 +213,8 @@ describe('page layouts', () => {
     ['a data: link', { type: 'cta', label: 'Klik', href: 'data:text/html,<script>alert(1)</script>' }, 'sections.0.href'],
     ['a protocol-relative link', { type: 'cta', label: 'Klik', href: '//evil.test/x' }, 'sections.0.href'],
     ['a relative link without a leading slash', { type: 'cta', label: 'Klik', href: 'services' }, 'sections.0.href'],
+    ['a site path the site does not serve', { type: 'cta', label: 'Klik', href: '/kategori/solbriller' }, 'sections.0.href'],
+    ['a hero button to a path the site does not serve', { ...hero, cta: { label: 'Klik', href: '/info' } }, 'sections.0.cta.href'],
     ['a javascript: hero button', { ...hero, cta: { label: 'Klik', href: 'javascript:alert(1)' } }, 'sections.0.cta.href'],
     ['an image without alt', { type: 'image', url: 'https://img.test/a.png' }, 'sections.0.alt'],
     ['an empty alt', { type: 'image', url: 'https://img.test/a.png', alt: '' }, 'sections.0.alt'],

@@ -80,3 +80,62 @@ describe('site.get_page', () => {
     expect(response.body.errors[0].path).toBe('slug');
   });
 });
+
+describe('site.get_page shows what the site shows', () => {
+  it('gives the layout as text when a layout replaces the body', async () => {
+    const slug = uniqueSlug('layout');
+    await t.call('pages.upsert', { slug, title: 'Om os', body: 'Den gamle brødtekst.' }, master);
+    await t.call('pages.set_layout', {
+      slug,
+      layout: {
+        version: 1,
+        sections: [
+          { type: 'hero', heading: 'Briller med omtanke', subheading: 'Siden 2012', cta: { label: 'Se ydelser', href: '/services' } },
+          { type: 'columns', columns: [{ type: 'text', heading: 'Værksted', body: 'Vi reparerer.' }, { type: 'image', url: 'https://img.test/a.jpg', alt: 'Værkstedet' }] },
+          { type: 'cta', label: 'Læs om levering', href: '/info/levering' },
+        ],
+      },
+    }, master);
+    const response = await t.call('site.get_page', { slug });
+    expect(response.body.result.body).toBe([
+      '## Briller med omtanke', 'Siden 2012', '[Se ydelser](/services)',
+      '## Værksted', 'Vi reparerer.', '![Værkstedet](https://img.test/a.jpg)',
+      '[Læs om levering](/info/levering)',
+    ].join('\n\n'));
+    expect(response.body.result.body).not.toContain('Den gamle brødtekst');
+  });
+
+  it('reads the service offerings anonymously: "services" lists them, "services/<slug>" shows one, drafts stay hidden', async () => {
+    const slug = uniqueSlug('ydelse');
+    const draftSlug = uniqueSlug('ydelse-kladde');
+    await t.call('services.create', {
+      slug, title: 'Glasrens', body: 'Vi renser dine glas.', shortDescription: 'Rene glas på fem minutter.',
+      priceString: 'Gratis', features: ['Ultralyd', 'Mikrofiberklud'],
+    }, master);
+    await t.call('services.create', { slug: draftSlug, title: 'Kladdeydelse', body: 'Ikke endnu.', status: 'draft' }, master);
+
+    const listing = (await t.call('site.get_page', { slug: 'services' })).body.result;
+    expect(listing).toMatchObject({ slug: 'services', title: 'Ydelser', url: `${BASE_URL}/services` });
+    expect(listing.body).toContain(`- [Glasrens](/services/${slug}): Rene glas på fem minutter. (Gratis) — site.get_page slug "services/${slug}"`);
+    expect(listing.body).not.toContain(draftSlug);
+
+    const offering = await t.call('site.get_page', { slug: `services/${slug}` });
+    expect(offering.body.result).toEqual({
+      slug: `services/${slug}`, title: 'Glasrens', url: `${BASE_URL}/services/${slug}`, updatedAt: expect.stringMatching(/Z$/),
+      body: 'Rene glas på fem minutter.\n\nGratis\n\n## Det får du\n\n- Ultralyd\n- Mikrofiberklud\n\nVi renser dine glas.',
+    });
+    expect((await t.call('site.get_page', { slug: `services/${draftSlug}` })).status).toBe(404);
+    const listed = (await t.call('site.list_pages', {})).body.result.map((page: { slug: string }) => page.slug);
+    expect(listed).not.toContain(`services/${slug}`);
+  });
+
+  it('hides the offerings while the services listing is switched off, as /services does', async () => {
+    await t.call('features.set', { key: 'services_listing', enabled: false }, master);
+    try {
+      expect((await t.call('site.get_page', { slug: 'services' })).status).toBe(404);
+      expect((await t.app.inject({ url: '/services' })).statusCode).toBe(404);
+    } finally {
+      await t.call('features.set', { key: 'services_listing', enabled: true }, master);
+    }
+  });
+});
