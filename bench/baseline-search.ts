@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { relevanceValues } from '../src/tools/search-relevance.ts';
 
 /**
  * products.search for the baseline server, by hand: the statements Butik's Drizzle queries send
@@ -9,8 +10,6 @@ type Param = (value: unknown) => string;
 /** A piece of SQL that numbers its parameters as it is written. */
 type Fragment = (p: Param) => string;
 type Summary = Record<string, unknown>;
-
-const WORD = /[\p{L}\p{N}]+/gu;
 
 const SUMMARY = `select products.id, products.slug, products.name, products.brand, products.price_dkk as "priceDkk",
   products.stock, products.featured, products.frame_color as "frameColor", products.lens_color as "lensColor",
@@ -53,14 +52,14 @@ const indexWalk = (wanted: number) => 5_000 + 50 * wanted;
 const tableWalk = (wanted: number) => 1_000 + 10 * wanted;
 
 function relevanceClasses(q: string, c: Columns): Class[] {
-  const words = q.match(WORD);
-  if (!words) return [];
-  const exact = words.join(' & ');
-  const prefixes = words.map((word) => `${word}:*`).join(' & ');
-  const nameWords: Fragment = (p) => `${c.nameVector} @@ to_tsquery('simple', ${p(exact)})`;
-  const nameStarts: Fragment = (p) => `${c.nameVector} @@ to_tsquery('simple', ${p(prefixes)})`;
-  const textStarts: Fragment = (p) => `${c.searchVector} @@ to_tsquery('simple', ${p(prefixes)})`;
-  const resembles: Fragment = (p) => `lower(${p(words.join(' '))}) <% lower(${c.name})`;
+  // The query text (words, their Danish equivalents, prefixes) is Butik's own pure function: what is compared is
+  // the serving of the same SQL, not two spellings of a dictionary.
+  const values = relevanceValues(q);
+  if (!values) return [];
+  const nameWords: Fragment = (p) => `${c.nameVector} @@ to_tsquery('simple', ${p(values.words)})`;
+  const nameStarts: Fragment = (p) => `${c.nameVector} @@ to_tsquery('danish', ${p(values.prefixes)})`;
+  const textStarts: Fragment = (p) => `${c.searchVector} @@ to_tsquery('danish', ${p(values.prefixes)})`;
+  const resembles: Fragment = (p) => `lower(${p(values.needle)}) <% lower(${c.name})`;
   return [
     { candidates: nameWords, earlier: undefined, window: indexWalk },
     { candidates: nameStarts, earlier: nameWords, window: indexWalk },

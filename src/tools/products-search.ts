@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { money } from '../schema/common.ts';
 import { ProductSummary } from '../schema/product.ts';
 import { defineTool, readOnly } from './define-tool.ts';
 import { searchFilters, searchStatements } from './search-query.ts';
@@ -10,8 +11,11 @@ const PriceBound = z.int().min(0);
 
 export const SearchInput = z.strictObject({
   q: z.string().max(200).optional().meta({
-    description: 'Free text over name, brand and description. Whole words in the name rank first, then word '
-      + 'beginnings, then matches in brand or description, then near spellings (typos, parts of words).',
+    description: 'Free text over name, brand and description. The catalog is Danish; common English shop words also '
+      + 'match their Danish equivalents (polarised → polariseret, sunglasses → solbriller, black → sort), and Danish '
+      + 'words match their inflections (brillerne → briller). Every word must match. Ranking, strongest first: all '
+      + 'words whole in the name, then all words as beginnings of name words, then in brand or description, then near '
+      + 'spellings of the name (typos, parts of words); newest first within each rank.',
     examples: ['aviator', 'polariseret', 'wayfarer sort'],
   }),
   categorySlug: Filter.optional().meta({ description: 'Exact category slug, case-insensitive.' }),
@@ -20,8 +24,8 @@ export const SearchInput = z.strictObject({
   lensColor: Filter.optional().meta({ description: 'Exact lens colour, case-insensitive.' }),
   featured: z.boolean().optional().meta({ description: 'true: only featured; false: only non-featured.' }),
   inStock: z.boolean().optional().meta({ description: 'true: stock > 0; false: stock = 0.' }),
-  minPriceOere: PriceBound.optional().meta({ description: 'Lowest price in øre, inclusive.' }),
-  maxPriceOere: PriceBound.optional().meta({ description: 'Highest price in øre, inclusive.' }),
+  minPriceOere: money(PriceBound, 'the lowest price, inclusive.', 50000).optional(),
+  maxPriceOere: money(PriceBound, 'the highest price, inclusive.', 150000).optional(),
   limit: z.int().min(1).max(100).default(20).meta({ description: 'Page size, 1..100.' }),
   offset: z.int().min(0).max(10_000).default(0).meta({ description: 'Matching products to skip, 0..10000.' }),
 });
@@ -89,12 +93,13 @@ async function searchByRelevance(search: Bound, input: Search): Promise<Summary[
 
 export const searchProducts = defineTool({
   name: 'products.search',
-  description: 'Search the visible catalog. All filters are optional and combine with AND; prices are in øre incl. VAT. '
-    + 'Ordered by relevance when q is given (name matches first), otherwise newest first. Page with limit and offset.',
+  description: 'Search the visible catalog, which is written in Danish (English shop words in q are understood too). '
+    + 'All filters are optional and combine with AND; prices are in øre incl. VAT. Ordered strongest match first when q '
+    + 'is given (see q), otherwise newest first. Page with limit and offset.',
   scope: 'catalog:read',
   anonymous: true,
   annotations: readOnly('Search products'),
-  input: SearchInput,
+  input: SearchInput.meta({ examples: [{ q: 'solbriller', frameColor: 'sort', maxPriceOere: 150000, limit: 10 }] }),
   output: z.array(ProductSummary),
   handler(input, { db }) {
     const statements = searchStatements(db);

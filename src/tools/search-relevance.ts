@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { SQL, SQLWrapper } from 'drizzle-orm';
 import { products } from '../db/schema.ts';
+import { searchTerms } from './search-synonyms.ts';
 
 /** Letters and digits in any script (æ, ø, å included); everything else separates words and never reaches tsquery syntax. */
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -8,11 +9,22 @@ const WORD = /[\p{L}\p{N}]+/gu;
 /** The values a search for q binds to the classes' placeholders; undefined when q holds no word. */
 export type RelevanceValues = { words: string; prefixes: string; needle: string };
 
-/** "wayfarer sort" → words `wayfarer & sort`, prefixes `wayfarer:* & sort:*`. Unlowered: PostgreSQL normalises both sides alike. */
+/**
+ * "polarised aviator" → words `(polarised | polariseret) & aviator`, prefixes `(polarised:* | polariseret:*) &
+ * aviator:*`: each term matches as typed or through its Danish equivalents (search-synonyms.ts). Unlowered:
+ * PostgreSQL normalises both sides alike.
+ */
 export function relevanceValues(q: string): RelevanceValues | undefined {
   const words = q.match(WORD);
   if (!words) return undefined;
-  return { words: words.join(' & '), prefixes: words.map((word) => `${word}:*`).join(' & '), needle: words.join(' ') };
+  const terms = searchTerms(words);
+  const query = (suffix: string) => terms.map((term) => {
+    const alternatives = [term.words, ...term.danish.map((danish) => danish.match(WORD) ?? [])]
+      .filter((alternative) => alternative.length > 0)
+      .map((alternative) => alternative.map((word) => `${word}${suffix}`).join(' & '));
+    return alternatives.length === 1 ? alternatives[0] : `(${alternatives.map((alternative) => `(${alternative})`).join(' | ')})`;
+  }).join(' & ');
+  return { words: query(''), prefixes: query(':*'), needle: words.join(' ') };
 }
 
 /** The columns the classes read: the table's, or those of a subquery over it. */
@@ -38,10 +50,13 @@ const tableWalk = (wanted: number) => 1_000 + 10 * wanted;
 /**
  * The relevance classes of a free-text search, best first; a product belongs to the first one it matches:
  * 1. every word is a word of the name ("wayfarer sort" → a black Wayfarer);
- * 2. every word begins a word of the name ("polar" → "polariseret");
- * 3. every word begins a word of the name, brand or description ("titanium" → the frame material);
+ * 2. every word, Danish-stemmed, begins a word of the name ("polar" → "polariseret", "brillerne" → "briller");
+ * 3. the same over name, brand and description ("titanium" → the frame material);
  * 4. the name resembles q (pg_trgm word similarity): typos ("aviatr") and word parts ("briller" in "solbriller").
  * Within a class the catalog's stable sort applies (newest first, ties by id). SPEC §4.2, CONTRACT §11.
+ * Every word may also be met by its Danish equivalent (relevanceValues). The stemmer is PostgreSQL's own
+ * (the `danish` text search configuration, which also drops Danish stop words such as "og" and "med"); the
+ * documents stay `simple`, so the stem is matched as a prefix of the words as written.
  *
  * Why classes and not ts_rank: a score summed over every match has to read every matching row before the
  * first page (a word in 40 % of the catalog: 400,000 rows at a million products). A class is one index-served
@@ -51,8 +66,8 @@ const tableWalk = (wanted: number) => 1_000 + 10 * wanted;
  */
 export function relevanceClasses(columns: Columns): RelevanceClass[] {
   const nameWords = sql`${columns.nameVector} @@ to_tsquery('simple', ${sql.placeholder('words')})`;
-  const nameStarts = sql`${columns.nameVector} @@ to_tsquery('simple', ${sql.placeholder('prefixes')})`;
-  const textStarts = sql`${columns.searchVector} @@ to_tsquery('simple', ${sql.placeholder('prefixes')})`;
+  const nameStarts = sql`${columns.nameVector} @@ to_tsquery('danish', ${sql.placeholder('prefixes')})`;
+  const textStarts = sql`${columns.searchVector} @@ to_tsquery('danish', ${sql.placeholder('prefixes')})`;
   const resembles = sql`lower(${sql.placeholder('needle')}) <% lower(${columns.name})`;
   return [
     { candidates: nameWords, earlier: undefined, window: indexWalk },

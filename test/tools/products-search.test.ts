@@ -129,6 +129,39 @@ describe('free text (q)', () => {
     }
   });
 
+  it('understands English shop words against the Danish catalog (issue 12 B1)', async () => {
+    const categorySlug = await shelf();
+    const aviator = await createProduct(t, { categorySlug, name: 'Polariseret Aviator Fjord', description: 'Solbriller med sort stel af titanium.' });
+    const round = await createProduct(t, { categorySlug, name: 'Rund Læsebrille', description: 'Læsebriller med brunt stel.' });
+    await setCreatedAt(aviator.slug, '2020-01-01T00:00:00Z');
+    expect(slugs(await search({ categorySlug, q: 'polarised aviator' }))).toEqual([aviator.slug]);
+    expect(slugs(await search({ categorySlug, q: 'polarized AVIATOR' }))).toEqual([aviator.slug]);
+    expect(slugs(await search({ categorySlug, q: 'black sunglasses' }))).toEqual([aviator.slug]);
+    expect(slugs(await search({ categorySlug, q: 'reading glasses' }))).toEqual([round.slug]);
+    // Danish words as typed keep matching, and every word still has to match.
+    expect(slugs(await search({ categorySlug, q: 'polariseret aviator' }))).toEqual([aviator.slug]);
+    expect(slugs(await search({ categorySlug, q: 'polarised wayfarer' }))).toEqual([]);
+  });
+
+  it('matches Danish inflections through the Danish stemmer, stop words aside', async () => {
+    const categorySlug = await shelf();
+    const p = await createProduct(t, { categorySlug, name: 'Sorte Briller Klit', description: 'Et par briller til kontoret.' });
+    for (const q of ['brillerne', 'sort briller', 'briller med sort', 'kontorets']) {
+      expect(slugs(await search({ categorySlug, q })), q).toEqual([p.slug]);
+    }
+  });
+
+  it('ranks strongest first: whole name words, then name word beginnings, then brand or description', async () => {
+    const categorySlug = await shelf();
+    const inDescription = await createProduct(t, { categorySlug, name: 'Klit Panto', description: 'Solbriller med polariserede glas.' });
+    const beginning = await createProduct(t, { categorySlug, name: 'Polariserede Klit' });
+    const whole = await createProduct(t, { categorySlug, name: 'Polarised Klit' });
+    await setCreatedAt(whole.slug, '2019-01-01T00:00:00Z');
+    await setCreatedAt(beginning.slug, '2020-01-01T00:00:00Z');
+    await setCreatedAt(inDescription.slug, '2030-01-01T00:00:00Z');
+    expect(slugs(await search({ categorySlug, q: 'polarised' }))).toEqual([whole.slug, beginning.slug, inDescription.slug]);
+  });
+
   it('combines q with filters', async () => {
     const word = `fjeld${uniqueSlug('w').replaceAll('-', '')}`;
     const cheap = await createProduct(t, { name: `${word} Light`, priceDkk: 100 });
