@@ -59,7 +59,11 @@ export const mcpRoutes: RoutePlugin = async (app, { services }) => {
 
     const authInfo = authInfoFor(actor);
     callers.set(authInfo, { runtime: services.runtime, actor, requestId: request.id, log: request.log });
-    const response = await handler.fetch(toWebRequest(request, reply, services.baseUrl), { authInfo });
+    const parsedBody = parseJson(request.body);
+    const response = await handler.fetch(toWebRequest(request, services.baseUrl, parsedBody === undefined), {
+      authInfo,
+      ...(parsedBody === undefined ? {} : { parsedBody }),
+    });
     // The SDK marks streams no-cache; tool answers may hold private data, so nothing may store them.
     response.headers.set('cache-control', 'no-store, no-transform');
     return reply.headers(headers).send(response);
@@ -107,22 +111,35 @@ function authInfoFor(actor: Actor): AuthInfo {
   return { token: '', clientId: callerId(actor), scopes: SCOPES.filter((scope) => hasScope(actor, scope)) };
 }
 
-function toWebRequest(request: FastifyRequest, reply: FastifyReply, baseUrl: string): Request {
+/**
+ * The body the SDK would parse, parsed once here: handed over as `parsedBody`, it spares the SDK a clone
+ * and a second read of the body stream per request (issue 15). Undefined when it is not JSON, so the SDK
+ * reads the text itself and answers with its own parse error.
+ */
+function parseJson(body: unknown): unknown {
+  if (typeof body !== 'string') return undefined;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The web Request the SDK serves. It carries the body only when the SDK must read it itself, and no abort
+ * signal: every answer here is one message, written and done, and an AbortController per request costs a
+ * DOMException with a stack whenever the reply closes (issue 15).
+ */
+function toWebRequest(request: FastifyRequest, baseUrl: string, withBody: boolean): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (typeof value === 'string') headers.set(name, value);
     else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
   }
-  // Lets the SDK tear down a streamed answer when the client goes away before it is complete.
-  const aborted = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) aborted.abort();
-  });
   return new Request(new URL(request.url, baseUrl), {
     method: request.method,
     headers,
-    body: typeof request.body === 'string' ? request.body : null,
-    signal: aborted.signal,
+    body: withBody && typeof request.body === 'string' ? request.body : null,
   });
 }
 
