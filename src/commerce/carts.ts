@@ -44,7 +44,7 @@ export async function setCartLine(db: Queryable, line: { cartId: string; product
     .onConflictDoUpdate({ target: [cartItems.cartId, cartItems.productId], set: { quantity: line.quantity } });
 }
 
-/** The lines with current product data, by product name then slug (a stable order for agents and tests). */
+/** The lines with current product data, in no order: priceCart orders them. */
 export async function cartLines(db: Queryable, cartId: string) {
   return db.select({
     productId: products.id,
@@ -54,9 +54,16 @@ export async function cartLines(db: Queryable, cartId: string) {
     quantity: cartItems.quantity,
   }).from(cartItems)
     .innerJoin(products, eq(products.id, cartItems.productId))
-    .where(eq(cartItems.cartId, cartId))
-    .orderBy(asc(products.name), asc(products.slug));
+    .where(eq(cartItems.cartId, cartId));
 }
+
+/** Code-unit order, the same on every database whatever its collation: a cart lists its lines alike everywhere. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+type CartLine = Awaited<ReturnType<typeof cartLines>>[number];
+type DiscountTerms = { code: string; type: 'percent' | 'fixed'; value: number };
 
 /**
  * The cart as CONTRACT §9 shows it: current prices, the applied code's terms and the shop's shipping
@@ -65,16 +72,27 @@ export async function cartLines(db: Queryable, cartId: string) {
 export async function renderCart(db: Queryable, cart: CartRow): Promise<Cart> {
   const lines = await cartLines(db, cart.id);
   const discount = cart.discountCode ? await findDiscount(db, cart.discountCode) : undefined;
-  const settings = await readSettings(db);
-  const totals = priceLines(lines, discount ? { type: discount.type, value: discount.value } : null, settings);
+  return priceCart(cart.id, lines, discount, await readSettings(db));
+}
+
+/** The priced cart from what the caller already holds; cart.create has it all without reading it back. */
+export function priceCart(
+  cartId: string,
+  lines: readonly CartLine[],
+  discount: DiscountTerms | undefined,
+  settings: Awaited<ReturnType<typeof readSettings>>,
+): Cart {
+  // By product name then slug: a stable order for agents and tests.
+  const sorted = [...lines].sort((a, b) => compareText(a.productName, b.productName) || compareText(a.slug, b.slug));
+  const totals = priceLines(sorted, discount ? { type: discount.type, value: discount.value } : null, settings);
   if (!totalsAreSafe(totals)) {
     throw new ToolError('validation_failed', 'The cart total would exceed the largest supported amount; lower a quantity.', {
       errors: [{ path: 'quantity', message: 'cart total exceeds 9007199254740991 øre' }],
     });
   }
   return {
-    cartId: cart.id,
-    items: lines.map((line) => ({
+    cartId,
+    items: sorted.map((line) => ({
       slug: line.slug,
       productName: line.productName,
       unitPriceDkk: line.unitPriceDkk,
