@@ -9,6 +9,7 @@ import type { Channel } from '../context.ts';
 import { invokeTool } from '../tools/invoke.ts';
 import type { ToolRuntime } from '../tools/invoke.ts';
 import type { RegisteredTool } from '../tools/registry.ts';
+import type { Warning } from '../tools/define-tool.ts';
 import { runIdempotent } from './idempotency.ts';
 import type { StoredAnswer } from './idempotency.ts';
 
@@ -25,7 +26,7 @@ export type CallRequest = {
 };
 
 export type CallAnswer =
-  | { ok: true; status: number; result: unknown }
+  | { ok: true; status: number; result: unknown; warnings?: Warning[] }
   | { ok: false; status: number; problem: Problem; retryAfter?: number };
 
 export type CallOutcome = CallAnswer & {
@@ -42,10 +43,10 @@ export type CallOutcome = CallAnswer & {
 export async function runCall(call: CallRequest): Promise<CallOutcome> {
   const answer = async (): Promise<CallAnswer> => {
     try {
-      const result = await invokeTool(call.runtime, {
+      const { result, warnings } = await invokeTool(call.runtime, {
         tool: call.tool, input: call.input, actor: call.actor, channel: call.channel, log: call.log,
       });
-      return { ok: true, status: 200, result };
+      return { ok: true, status: 200, result, ...(warnings.length > 0 ? { warnings } : {}) };
     } catch (error) {
       return problemAnswer(call, error);
     }
@@ -67,9 +68,13 @@ export async function runCall(call: CallRequest): Promise<CallOutcome> {
   }
 }
 
-/** The REST body of an answer: `{"ok":true,"result":…}` or the problem. Idempotency stores exactly this. */
+/**
+ * The REST body of an answer: `{"ok":true,"result":…}` (with `warnings` beside the result when there are
+ * any) or the problem. Idempotency stores exactly this.
+ */
 export function answerText(answer: CallAnswer): string {
-  return JSON.stringify(answer.ok ? { ok: true, result: answer.result } : answer.problem);
+  if (!answer.ok) return JSON.stringify(answer.problem);
+  return JSON.stringify(answer.warnings ? { ok: true, result: answer.result, warnings: answer.warnings } : { ok: true, result: answer.result });
 }
 
 export function problemAnswer(
@@ -91,6 +96,6 @@ export function loggedToolError(log: Log, error: unknown): ToolError {
 function restoreAnswer(stored: StoredAnswer): CallAnswer & StoredAnswer {
   const value: unknown = JSON.parse(stored.text);
   if (stored.status >= 400) return { ok: false, status: stored.status, problem: value as Problem, text: stored.text };
-  const result = typeof value === 'object' && value !== null && 'result' in value ? value.result : undefined;
-  return { ok: true, status: stored.status, result, text: stored.text };
+  const body = typeof value === 'object' && value !== null ? value as { result?: unknown; warnings?: Warning[] } : {};
+  return { ok: true, status: stored.status, result: body.result, ...(body.warnings ? { warnings: body.warnings } : {}), text: stored.text };
 }

@@ -28,6 +28,28 @@ const problemSchema: Json = {
       },
     },
     reason: { type: 'string', description: 'Why a discount is not applicable: unknown_code, inactive, expired, usage_limit_reached.' },
+    legalNextStatuses: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'For illegal_transition: the statuses the order may move to now (empty when its status is terminal).',
+    },
+    shortLines: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          slug: { type: 'string' },
+          requested: { type: 'integer', description: 'Units the cart asks for.' },
+          available: { type: 'integer', description: 'Units in stock now; 0 for a product no longer sold.' },
+        },
+        required: ['slug', 'requested', 'available'],
+      },
+      description: 'For out_of_stock: every cart line the stock cannot cover.',
+    },
+    auditEntryId: {
+      type: 'string',
+      description: 'For not_found of a deleted product: the audit entry whose audit.revert restores it.',
+    },
     ok: { type: 'boolean', const: false, description: 'Legacy member.' },
     error: {
       type: 'object',

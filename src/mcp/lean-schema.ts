@@ -91,10 +91,14 @@ function shareRepeats(schema: JsonSchema): JsonSchema {
   return { ...body, $defs: { ...existing, ...shared } };
 }
 
-/** The MCP form of a tool's input schema: what a caller needs, nothing twice. Issue 12 A1. */
+/**
+ * The MCP form of a tool's input schema: what a caller needs, nothing twice (issue 12 A1). The complete
+ * example calls at the root stay (A2); field-level examples go, the field descriptions say enough.
+ */
 export function leanInputSchema(schema: JsonSchema): JsonSchema {
   const pruned = prune(schema, keepInInput);
-  return shareRepeats(isSchema(pruned) ? pruned : {});
+  const lean = shareRepeats(isSchema(pruned) ? pruned : {});
+  return Array.isArray(schema.examples) ? { ...lean, examples: schema.examples } : lean;
 }
 
 /** The MCP form of a tool's output schema: its shape, without descriptions and bounds (OpenAPI has them). */

@@ -92,5 +92,7 @@ function toolResult(entry: McpTool, outcome: CallOutcome): CallToolResult {
   if (!outcome.ok) return { content: [{ type: 'text', text: outcome.text ?? answerText(outcome) }], isError: true, ...meta };
   const structuredContent = entry.wrapsResult ? { result: outcome.result } : outcome.result;
   if (!isRecord(structuredContent)) throw new Error(`${entry.tool.name} returned a non-object its output schema does not wrap`);
-  return { content: [{ type: 'text', text: JSON.stringify(outcome.result) }], structuredContent, ...meta };
+  // Warnings follow the result text as text of their own, so the first text stays the result's JSON (CONTRACT §11).
+  const warnings = (outcome.warnings ?? []).map((warning) => ({ type: 'text' as const, text: `Warning (${warning.code}): ${warning.message}` }));
+  return { content: [{ type: 'text', text: JSON.stringify(outcome.result) }, ...warnings], structuredContent, ...meta };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Id, Int, NonNegativeInt, SlugRef } from './common.ts';
+import { Id, NonNegativeInt, Oere, SlugRef, money } from './common.ts';
 
-const Amount = Int.meta({ description: 'Amount in øre (1/100 DKK), 25 % VAT included.' });
+const Amount = Oere;
 
 /** Per line; 0 is accepted only by cart.set_item, where it removes the line. */
 export const MAX_QUANTITY = 999;
@@ -18,7 +18,7 @@ export const Cart = z.strictObject({
   items: z.array(z.strictObject({
     slug: z.string(),
     productName: z.string(),
-    unitPriceDkk: Amount.meta({ description: 'Current unit price in øre.' }),
+    unitPriceDkk: money(Amount, 'the current unit price, VAT included.'),
     quantity: NonNegativeInt,
     lineTotalDkk: Amount,
   })),

@@ -5,8 +5,25 @@ export const Int = z.int();
 export const NonNegativeInt = z.int().min(0);
 export const PositiveInt = z.int().min(1);
 
+/** 149900 → "1.499,00": øre as Danish kroner, for the worked examples of money descriptions. */
+export function kroner(oere: number): string {
+  const whole = Math.trunc(oere / 100).toLocaleString('da-DK');
+  return `${whole},${String(Math.abs(oere % 100)).padStart(2, '0')}`;
+}
+
+/** The words every money description starts with. */
+export const MONEY_UNIT = 'øre (1/100 DKK)';
+
+/**
+ * Issue 12 A3: the SPEC names money fields …Dkk although they hold øre, so every money field says its unit
+ * first and shows a worked example; an agent thinking in kroner cannot misread it.
+ */
+export function money<T extends z.ZodType>(schema: T, what: string, example = 149900): T {
+  return schema.meta({ description: `${MONEY_UNIT}: ${what} Example: ${example} = ${kroner(example)} kr.` });
+}
+
 /** Integer øre (1/100 DKK), VAT included. */
-export const Oere = z.int().meta({ description: 'Amount in øre (1/100 DKK), 25 % VAT included.' });
+export const Oere = money(z.int(), 'an amount, 25 % VAT included.');
 
 export const Id = z.string().min(1).max(200).meta({ description: 'Identifier as returned by the service.' });
 

@@ -18,7 +18,7 @@ export const DiscountRecord = z.strictObject({
   id: Id,
   code: z.string(),
   type: z.enum(['percent', 'fixed']),
-  value: PositiveInt.meta({ description: 'percent: 1..100; fixed: øre (1/100 DKK).' }),
+  value: PositiveInt.meta({ description: 'percent: 1..100 (percent off); fixed: øre (1/100 DKK) off, e.g. 5000 = 50,00 kr.' }),
   validUntil: Timestamp.nullable().meta({ description: 'Usable until this instant (exclusive); null: no end.' }),
   usageLimit: PositiveInt.nullable().meta({ description: 'Orders that may use the code; null: unlimited.' }),
   usageCount: NonNegativeInt.meta({ description: 'Orders that have used the code (cancelled orders give the use back).' }),

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { settings } from '../db/schema.ts';
-import { Email, NonNegativeInt } from '../schema/common.ts';
+import { Email, NonNegativeInt, money } from '../schema/common.ts';
 import type { Queryable } from '../db/client.ts';
 
 
@@ -30,14 +30,10 @@ export const SettingsShape = z.strictObject({
     description: 'Danish company registration (CVR) number, 8 digits, shown in the public footer, or null.',
     examples: ['12345678'],
   }),
-  shippingDkk: NonNegativeInt.max(MAX_SHIPPING_DKK).meta({
-    description: 'Flat shipping price in øre incl. VAT, 0..1000000 (4900 = 49,00 kr).',
-    examples: [4900],
-  }),
-  freeShippingThresholdDkk: NonNegativeInt.meta({
-    description: 'Orders whose subtotal minus discount reaches this many øre ship free; 0 makes every order ship free.',
-    examples: [50000],
-  }),
+  shippingDkk: money(NonNegativeInt.max(MAX_SHIPPING_DKK), 'the flat shipping price, VAT included, 0..1000000.', 4900)
+    .meta({ examples: [4900] }),
+  freeShippingThresholdDkk: money(NonNegativeInt, 'orders whose subtotal minus discount reaches this amount ship free; 0 makes every order ship free.', 50000)
+    .meta({ examples: [50000] }),
 });
 export type Settings = z.infer<typeof SettingsShape>;
 export type SettingKey = keyof Settings;

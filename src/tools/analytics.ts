@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ORDER_STATUSES } from '../domain/order-status.ts';
 import { REVENUE_STATUSES, usesDiscount } from '../domain/revenue.ts';
 import { orderItems, orders, products } from '../db/schema.ts';
-import { Id, NonNegativeInt, Oere, Timestamp, toIso } from '../schema/common.ts';
+import { Id, NonNegativeInt, Oere, Timestamp, toIso, money } from '../schema/common.ts';
 import { OrderStatus } from '../schema/order.ts';
 import type { ToolContext } from '../context.ts';
 import { defineTool, readOnly } from './define-tool.ts';
@@ -25,7 +25,7 @@ const SummaryInput = z.strictObject({
 
 const StatusFigures = z.strictObject({
   orderCount: NonNegativeInt,
-  totalDkk: Oere.meta({ description: 'Sum of totalDkk of these orders, in øre.' }),
+  totalDkk: money(Oere, 'the sum of totalDkk of these orders.'),
 });
 
 const FiguresByStatus = z.record(OrderStatus, StatusFigures)
@@ -38,25 +38,25 @@ const SummaryOutput = z.strictObject({
   orderCount: NonNegativeInt.meta({ description: 'All orders in the range, in any status.' }),
   revenueStatuses: z.array(OrderStatus).meta({ description: 'The statuses whose orders count as revenue.' }),
   revenueOrderCount: NonNegativeInt.meta({ description: 'Orders in the range whose status is in revenueStatuses.' }),
-  revenueDkk: Oere.meta({ description: 'Sum of totalDkk (incl. shipping, after discount, incl. VAT) of those orders.' }),
-  averageOrderValueDkk: Oere.meta({ description: 'revenueDkk / revenueOrderCount rounded to whole øre; 0 without orders.' }),
+  revenueDkk: money(Oere, 'the sum of totalDkk (incl. shipping, after discount, incl. VAT) of those orders.'),
+  averageOrderValueDkk: money(Oere, 'revenueDkk / revenueOrderCount rounded to whole øre; 0 without orders.'),
   byStatus: FiguresByStatus,
   topProducts: z.array(z.strictObject({
     productId: Id,
     slug: z.string(),
     name: z.string().meta({ description: 'The product name now.' }),
     unitsSold: NonNegativeInt,
-    revenueDkk: Oere.meta({ description: 'Sum of unitPriceDkk × quantity of its order lines (before order discounts).' }),
+    revenueDkk: money(Oere, 'the sum of unitPriceDkk × quantity of its order lines (before order discounts).'),
   })).max(TOP_PRODUCTS).meta({ description: `Up to ${TOP_PRODUCTS} products by units sold, then revenue, in revenue orders.` }),
   discountUsage: z.array(z.strictObject({
     code: z.string(),
     orderCount: NonNegativeInt,
-    discountDkk: Oere.meta({ description: 'Sum of discountDkk given on those orders.' }),
+    discountDkk: money(Oere, 'the sum of discountDkk given on those orders.'),
   })).max(DISCOUNT_CODES).meta({ description: `Up to ${DISCOUNT_CODES} codes, most used first; orders that are not cancelled.` }),
   agentOrders: z.strictObject({
     orderCount: NonNegativeInt.meta({ description: 'Orders in the range created by AI agents (isAiGenerated).' }),
     share: z.number().min(0).max(1).meta({ description: 'agentOrders.orderCount / orderCount; 0 without orders.' }),
-    revenueDkk: Oere.meta({ description: 'The part of revenueDkk from agent orders.' }),
+    revenueDkk: money(Oere, 'the part of revenueDkk from agent orders.'),
   }),
 });
 

@@ -1,18 +1,18 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { carts } from '../db/schema.ts';
-import { ToolError } from '../errors/tool-error.ts';
+import { cartItems, carts } from '../db/schema.ts';
 import { Cart, CartLineInput, MAX_QUANTITY } from '../schema/cart.ts';
 import { Id, SlugRef } from '../schema/common.ts';
 import { DiscountCodeRef } from '../schema/discount.ts';
 import { CheckoutInput, CheckoutResult } from '../schema/order.ts';
-import { cartSnapshot, findCart, findProductForCart, lockOpenCart, renderCart, setCartLine } from '../commerce/carts.ts';
+import { cartSnapshot, findCart, findProductForCart, lockOpenCart, priceCart, renderCart, setCartLine } from '../commerce/carts.ts';
 import { checkoutCart } from '../commerce/checkout.ts';
-import { findProduct } from '../shop/catalog.ts';
+import { findProduct, productNotFound } from '../shop/catalog.ts';
 import type { ToolContext } from '../context.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
 import { usableDiscount } from '../commerce/discounts.ts';
+import { readSettings } from '../shop/settings.ts';
 
 const CART_PRICING = 'Every cart answer is priced from the current product prices, all amounts in øre (1/100 DKK) incl. 25 % VAT: '
   + 'subtotal = Σ unitPrice × quantity; percent discount = floor(subtotal × value / 100), fixed = min(value, subtotal); '
@@ -21,6 +21,11 @@ const CART_PRICING = 'Every cart answer is priced from the current product price
 
 const DISCOUNT_FAILURE = 'An unknown or unusable code → 422 discount_not_applicable with reason unknown_code, inactive, '
   + 'expired or usage_limit_reached.';
+
+/** Cart lines as cartSnapshot lists them, by product id. */
+function sortedByProduct<T extends { productId: string }>(rows: readonly T[]): T[] {
+  return [...rows].sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0));
+}
 
 /** Audits a cart write with before/after snapshots and answers the priced cart. CONTRACT §7. */
 async function auditedCart(ctx: ToolContext, cartId: string, before: unknown): Promise<Cart> {
@@ -41,16 +46,23 @@ export const createCart = defineTool({
       .refine((items) => new Set(items.map((item) => item.slug)).size === items.length, 'list each product slug once')
       .meta({ description: 'Initial lines; each slug at most once.' }),
     discountCode: DiscountCodeRef.optional(),
-  }),
+  }).meta({ examples: [{ items: [{ slug: 'aviator-classic', quantity: 1 }], discountCode: 'SOMMER25' }] }),
   output: Cart,
+  // A hot path (issue 15): the answer is priced from the rows this call read or wrote, not read back.
   async handler({ items, discountCode }, ctx) {
-    const lines: Array<{ productId: string; quantity: number }> = [];
-    for (const item of items) lines.push({ productId: (await findProduct(ctx.db, item.slug)).id, quantity: item.quantity });
+    const lines = [];
+    for (const item of items) {
+      const product = await findProduct(ctx.db, item.slug);
+      lines.push({ productId: product.id, slug: product.slug, productName: product.name, unitPriceDkk: product.priceDkk, quantity: item.quantity });
+    }
     const discount = discountCode === undefined ? undefined : await usableDiscount(ctx.db, discountCode, ctx.clock());
     const [cart] = await ctx.db.insert(carts).values({ discountCode: discount?.code ?? null }).returning();
     if (!cart) throw new Error('cart insert returned no row');
-    for (const line of lines) await setCartLine(ctx.db, { cartId: cart.id, ...line });
-    return auditedCart(ctx, cart.id, null);
+    const rows = lines.length === 0 ? [] : await ctx.db.insert(cartItems)
+      .values(lines.map((line) => ({ cartId: cart.id, productId: line.productId, quantity: line.quantity }))).returning();
+    const view = priceCart(cart.id, lines, discount, await readSettings(ctx.db));
+    await ctx.audit({ targetType: 'cart', targetId: cart.id, before: null, after: { ...cart, items: sortedByProduct(rows) } });
+    return view;
   },
 });
 
@@ -59,7 +71,7 @@ export const getCart = defineTool({
   description: `Read a cart. ${CART_PRICING}`,
   scope: 'cart:write',
   annotations: readOnly('Get cart'),
-  input: z.strictObject({ cartId: Id }),
+  input: z.strictObject({ cartId: Id }).meta({ examples: [{ cartId: '0193a5c4-7d1e-7c3a-9f2b-3e4d5c6b7a81' }] }),
   output: Cart,
   async handler({ cartId }, { db }) {
     return renderCart(db, await findCart(db, cartId));
@@ -76,13 +88,13 @@ export const setCartItem = defineTool({
     cartId: Id,
     slug: SlugRef.meta({ description: 'Product slug.' }),
     quantity: z.int().min(0).max(MAX_QUANTITY).meta({ description: `Units, 0..${MAX_QUANTITY}; 0 removes the line.` }),
-  }),
+  }).meta({ examples: [{ cartId: '0193a5c4-7d1e-7c3a-9f2b-3e4d5c6b7a81', slug: 'aviator-classic', quantity: 2 }] }),
   output: Cart,
   async handler({ cartId, slug, quantity }, ctx) {
     await lockOpenCart(ctx.db, cartId);
     // A line of a product withdrawn since it was added can still be removed; new units need a visible product.
     const product = quantity === 0 ? await findProductForCart(ctx.db, slug) : await findProduct(ctx.db, slug);
-    if (!product) throw new ToolError('not_found', `No product with slug "${slug}".`);
+    if (!product) throw await productNotFound(ctx.db, slug);
     const before = await cartSnapshot(ctx.db, cartId);
     await setCartLine(ctx.db, { cartId, productId: product.id, quantity });
     return auditedCart(ctx, cartId, before);
@@ -98,7 +110,8 @@ export const applyCartDiscount = defineTool({
   input: z.strictObject({
     cartId: Id,
     code: DiscountCodeRef.nullable().meta({ description: 'The code, or null to remove the cart\'s code.' }),
-  }),
+  })
+    .meta({ examples: [{ cartId: '0193a5c4-7d1e-7c3a-9f2b-3e4d5c6b7a81', code: 'SOMMER25' }, { cartId: '0193a5c4-7d1e-7c3a-9f2b-3e4d5c6b7a81', code: null }] }),
   output: Cart,
   async handler({ cartId, code }, ctx) {
     await lockOpenCart(ctx.db, cartId);
@@ -119,7 +132,8 @@ export const checkout = defineTool({
     + 'Send an Idempotency-Key header to retry safely.',
   scope: 'cart:write',
   annotations: write('Check out cart', { idempotent: false }),
-  input: CheckoutInput,
+  input: CheckoutInput
+    .meta({ examples: [{ cartId: '0193a5c4-7d1e-7c3a-9f2b-3e4d5c6b7a81', email: 'karen@example.dk', shipping: { name: 'Karen Blixen', address: 'Rungstedvej 111', zip: '2960', city: 'Rungsted Kyst' }, phoneNumber: '+45 12 34 56 78', paymentMethod: 'card' }] }),
   output: CheckoutResult,
   handler: (input, ctx) => checkoutCart(ctx, input),
 });

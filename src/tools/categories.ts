@@ -6,7 +6,7 @@ import { Confirm, Id, NonNegativeInt, Slug } from '../schema/common.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
 
-const Name = z.string().min(2).max(200);
+const Name = z.string().min(2).max(200).meta({ description: 'Display name, 2–200 characters.', examples: ['Solbriller'] });
 
 export const listCategories = defineTool({
   name: 'categories.list',
@@ -16,7 +16,7 @@ export const listCategories = defineTool({
   annotations: readOnly('List categories'),
   input: z.strictObject({
     includeEmpty: z.boolean().default(true).meta({ description: 'false leaves out categories with no visible products.' }),
-  }),
+  }).meta({ examples: [{}, { includeEmpty: false }] }),
   output: z.array(z.strictObject({
     id: Id,
     slug: z.string(),
@@ -53,7 +53,7 @@ export const upsertCategory = defineTool({
     slug: Slug,
     name: Name,
     description: z.string().max(2000).optional().meta({ description: 'Omitted: an existing description stays.' }),
-  }),
+  }).meta({ examples: [{ slug: 'solbriller', name: 'Solbriller', description: 'Briller med UV-beskyttende glas.' }] }),
   output: z.strictObject({ id: Id, slug: z.string(), name: z.string() }),
   async handler({ slug, name, description }, ctx) {
     const [before] = await ctx.db.select().from(categories).where(eq(categories.slug, slug)).for('update');
@@ -79,7 +79,7 @@ export const deleteCategory = defineTool({
   description: 'Delete an empty category (422 category_not_empty while it has visible products). Requires confirm: true.',
   scope: 'categories:write',
   annotations: write('Delete category', { idempotent: true, destructive: true }),
-  input: z.strictObject({ slug: Slug, confirm: Confirm }),
+  input: z.strictObject({ slug: Slug, confirm: Confirm }).meta({ examples: [{ slug: 'solbriller', confirm: true }] }),
   output: z.strictObject({ ok: z.literal(true), slug: z.string() }),
   async handler({ slug }, ctx) {
     const [before] = await ctx.db.select().from(categories)

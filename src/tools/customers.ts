@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { REVENUE_STATUSES } from '../domain/revenue.ts';
 import { orderItems, orders } from '../db/schema.ts';
 import { ToolError } from '../errors/tool-error.ts';
-import { Email, Id, NonNegativeInt, Oere, PositiveInt, Timestamp, toIso } from '../schema/common.ts';
+import { Email, Id, NonNegativeInt, Oere, PositiveInt, Timestamp, toIso, money } from '../schema/common.ts';
 import { OrderStatus } from '../schema/order.ts';
 import type { ToolContext } from '../context.ts';
 import { defineTool, readOnly } from './define-tool.ts';
@@ -21,9 +21,7 @@ const CustomerFields = {
   email: z.string().meta({ description: 'The e-mail address, lower-cased; identifies the customer.' }),
   name: z.string().meta({ description: 'shippingName of the customer\'s latest order.' }),
   orderCount: PositiveInt.meta({ description: 'Orders placed with this e-mail, in any status.' }),
-  totalSpentDkk: Oere.meta({
-    description: `Sum of totalDkk in øre of the orders that count as revenue (status ${REVENUE_STATUSES.join(', ')}).`,
-  }),
+  totalSpentDkk: money(Oere, `the sum of totalDkk of the orders that count as revenue (status ${REVENUE_STATUSES.join(', ')}).`),
   firstOrderAt: Timestamp,
   lastOrderAt: Timestamp,
 };
@@ -64,7 +62,7 @@ export const listCustomers = defineTool({
     }),
     limit: z.int().min(1).max(100).default(20).meta({ description: 'Page size, 1..100.' }),
     offset: z.int().min(0).max(10_000).default(0).meta({ description: 'Customers to skip, 0..10000.' }),
-  }),
+  }).meta({ examples: [{ q: 'karen', limit: 20 }] }),
   output: z.array(Customer),
   async handler({ q, limit, offset }, { db }) {
     const pattern = q !== undefined ? containsPattern(q) : undefined;
@@ -83,7 +81,8 @@ export const getCustomer = defineTool({
     + 'full. An e-mail with no orders is 404 not_found.',
   scope: 'customer:read',
   annotations: readOnly('Get customer'),
-  input: z.strictObject({ email: Email.meta({ description: 'The customer\'s e-mail address.', examples: ['jens@example.dk'] }) }),
+  input: z.strictObject({ email: Email.meta({ description: 'The customer\'s e-mail address.', examples: ['jens@example.dk'] }) })
+    .meta({ examples: [{ email: 'karen@example.dk' }] }),
   output: z.strictObject({
     ...CustomerFields,
     recentOrders: z.array(z.strictObject({

@@ -11,6 +11,12 @@ export type ToolAnnotations = {
   openWorldHint: boolean;
 };
 
+/**
+ * Advice on an accepted input that is probably a mistake (issue 12 A3): the call succeeds, and the answer
+ * carries the warning beside the result, so the exact result shapes of the SPEC stay exact.
+ */
+export type Warning = { code: string; message: string };
+
 /** SPEC §9: a deprecated tool announces itself with RFC 9745 / RFC 8594 headers and in OpenAPI. */
 export type Deprecation = { since: Date; sunset: Date; link: string };
 
@@ -25,6 +31,8 @@ export type ToolDefinition<I extends z.ZodType, O extends z.ZodType> = {
   input: I;
   output: O;
   deprecated?: Deprecation;
+  /** Warnings an accepted input earns; judged from the input alone, so a replay repeats them. */
+  warnings?(input: z.output<I>): Warning[];
   handler(input: z.output<I>, ctx: ToolContext): Promise<z.input<O>>;
 };
 

@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { discounts } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { ToolError } from '../errors/tool-error.ts';
-import { Id, PositiveInt, Timestamp } from '../schema/common.ts';
+import { Id, PositiveInt, Timestamp, money } from '../schema/common.ts';
 import { DiscountCodeRef, DiscountRecord, normalizeCode } from '../schema/discount.ts';
+import { belowOneKrone } from './money-warnings.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
 import { requireDiscount, toDiscountRecord } from '../commerce/discounts.ts';
@@ -20,7 +21,7 @@ export const listDiscounts = defineTool({
   input: z.strictObject({
     onlyActive: z.boolean().optional().meta({ description: 'true: only codes that are switched on.' }),
     limit: z.int().min(1).max(100).default(50).meta({ description: 'Page size, 1..100.' }),
-  }),
+  }).meta({ examples: [{ onlyActive: true, limit: 20 }] }),
   output: z.array(DiscountRecord),
   async handler({ onlyActive, limit }, { db }) {
     const rows = await db.select().from(discounts)
@@ -36,7 +37,7 @@ export const getDiscount = defineTool({
   description: `Get one discount code with its usage statistics. ${CODE_RULES} Unknown code → 404 not_found.`,
   scope: 'discounts:read',
   annotations: readOnly('Get discount code'),
-  input: z.strictObject({ code: DiscountCodeRef }),
+  input: z.strictObject({ code: DiscountCodeRef }).meta({ examples: [{ code: 'SOMMER25' }] }),
   output: DiscountRecord,
   async handler({ code }, { db }) {
     return toDiscountRecord(await requireDiscount(db, code));
@@ -60,16 +61,18 @@ export const createDiscount = defineTool({
   input: z.discriminatedUnion('type', [
     z.strictObject({
       ...CreateFields,
-      type: z.literal('percent'),
+      type: z.literal('percent').meta({ description: 'percent: value is the percentage off the subtotal.' }),
       value: z.int().min(1).max(100).meta({ description: 'Percent off, 1..100.' }),
     }),
     z.strictObject({
       ...CreateFields,
-      type: z.literal('fixed'),
-      value: PositiveInt.meta({ description: 'Amount off in øre (1/100 DKK): 5000 is 50,00 kr.' }),
+      type: z.literal('fixed').meta({ description: 'fixed: value is an amount in øre off the subtotal.' }),
+      value: money(PositiveInt, 'the amount off. Under 100 (1 kr) is accepted with a warning.', 5000),
     }),
-  ]),
+  ])
+    .meta({ examples: [{ code: 'SOMMER25', type: 'percent', value: 25, validUntil: '2026-08-31T21:59:59Z', usageLimit: 500 }, { code: 'VELKOMMEN50', type: 'fixed', value: 5000 }] }),
   output: z.strictObject({ id: Id, code: z.string() }),
+  warnings: (input) => (input.type === 'fixed' ? belowOneKrone('value', input.value) : []),
   async handler(input, ctx) {
     const code = normalizeCode(input.code);
     const taken = () => new ToolError('already_exists', `Discount code "${code}" already exists.`);
@@ -102,7 +105,7 @@ export const toggleDiscount = defineTool({
   input: z.strictObject({
     code: DiscountCodeRef,
     active: z.boolean().optional().meta({ description: 'The wanted state; omitted: flip the current one.' }),
-  }),
+  }).meta({ examples: [{ code: 'SOMMER25', active: false }] }),
   output: z.strictObject({ code: z.string(), active: z.boolean() }),
   async handler({ code, active }, ctx) {
     const before = await requireDiscount(ctx.db, code, { lock: true });

@@ -37,7 +37,7 @@ export const listFeatures = defineTool({
     + 'e.g. checkout (off: cart.checkout answers 422 feature_disabled).',
   scope: 'features:read',
   annotations: readOnly('List feature flags'),
-  input: z.strictObject({}),
+  input: z.strictObject({}).meta({ examples: [{}] }),
   output: z.array(FeatureFlag),
   async handler(_input, { db }) {
     const rows = await db.select().from(featureFlags);

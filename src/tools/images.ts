@@ -30,7 +30,7 @@ export const searchImages = defineTool({
     productSlug: z.string().min(1).max(200).optional().meta({ description: 'Only this product\'s images.', examples: ['aviator-classic'] }),
     limit: z.int().min(1).max(100).default(20).meta({ description: 'Page size, 1..100.' }),
     offset: z.int().min(0).max(10_000).default(0).meta({ description: 'Images to skip, 0..10000.' }),
-  }),
+  }).meta({ examples: [{ q: 'aviator', limit: 10 }] }),
   output: z.array(z.strictObject({
     url: z.string(),
     alt: z.string().meta({ description: 'Alternative text; "" when the image has none.' }),

@@ -6,7 +6,7 @@ import { auditEntries } from '../db/schema.ts';
 import { unstorableTextErrors } from '../schema/storable-text.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { FieldError } from '../errors/tool-error.ts';
-import type { AnyTool } from './define-tool.ts';
+import type { AnyTool, Warning } from './define-tool.ts';
 import type { Log } from '../log.ts';
 import type { AuditRecord, Channel, ToolContext } from '../context.ts';
 
@@ -69,8 +69,10 @@ function fieldsError(errors: FieldError[]): ToolError {
   return new ToolError('validation_failed', `Invalid request: ${summary}`, { errors });
 }
 
+export type ToolAnswer = { result: unknown; warnings: Warning[] };
+
 /** The one execution path of every tool, REST and MCP alike. STYLE §3. */
-export async function invokeTool(runtime: ToolRuntime, call: ToolCall): Promise<unknown> {
+export async function invokeTool(runtime: ToolRuntime, call: ToolCall): Promise<ToolAnswer> {
   const { tool, actor, channel } = call;
   authorizeTool(tool, actor);
   const input = parseInput(tool.input, call.input);
@@ -86,8 +88,10 @@ export async function invokeTool(runtime: ToolRuntime, call: ToolCall): Promise<
     audit: (record) => appendAudit(db, { record, actor, channel, tool: tool.name, at: runtime.clock() }),
   });
 
-  if (tool.annotations.readOnlyHint) return tool.handler(input, contextFor(runtime.db));
-  return runtime.db.transaction((tx) => tool.handler(input, contextFor(tx)));
+  const result = tool.annotations.readOnlyHint
+    ? await tool.handler(input, contextFor(runtime.db))
+    : await runtime.db.transaction((tx) => tool.handler(input, contextFor(tx)));
+  return { result, warnings: tool.warnings?.(input) ?? [] };
 }
 
 async function appendAudit(

@@ -59,7 +59,7 @@ export const getAnnouncement = defineTool({
     + 'The live banner is public on every page anyway.',
   scope: 'marketing:write',
   annotations: readOnly('Get announcement banner'),
-  input: z.strictObject({}),
+  input: z.strictObject({}).meta({ examples: [{}] }),
   output: Banner.nullable(),
   async handler(_input, { db, clock }) {
     const row = await findBanner(db);
@@ -119,7 +119,7 @@ export const clearAnnouncement = defineTool({
     + 'marketing.get_announcement). Requires confirm: true. cleared is false when no banner was active. Revertible with audit.revert.',
   scope: 'marketing:write',
   annotations: write('Clear announcement banner', { idempotent: true, destructive: true }),
-  input: z.strictObject({ confirm: Confirm }),
+  input: z.strictObject({ confirm: Confirm }).meta({ examples: [{ confirm: true }] }),
   output: z.strictObject({
     ok: z.literal(true),
     cleared: z.boolean().meta({ description: 'true when an active banner was switched off.' }),

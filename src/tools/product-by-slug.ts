@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { categories, products } from '../db/schema.ts';
-import { ToolError } from '../errors/tool-error.ts';
+import { productNotFound } from '../shop/catalog.ts';
 import type { ToolContext } from '../context.ts';
 
 type Db = ToolContext['db'];
@@ -43,6 +43,6 @@ export async function readProduct(db: Db, slug: string) {
     prepared.set(db, query);
   }
   const [row] = await query.execute({ slug });
-  if (!row) throw new ToolError('not_found', `No product with slug "${slug}".`);
+  if (!row) throw await productNotFound(db, slug);
   return row;
 }

@@ -32,7 +32,8 @@ export const getProductContent = defineTool({
     + 'only five catalog and page tools are open without a key. Deleted or unknown slug → 404 not_found.',
   scope: 'catalog:read',
   annotations: readOnly('Get product content'),
-  input: z.strictObject({ slug: SlugRef.meta({ description: 'The product slug.', examples: ['aviator-classic'] }) }),
+  input: z.strictObject({ slug: SlugRef.meta({ description: 'The product slug.', examples: ['aviator-classic'] }) })
+    .meta({ examples: [{ slug: 'aviator-classic' }] }),
   output: ProductContent,
   async handler({ slug }, { db }) {
     return toContent(await findProduct(db, slug));

@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { products } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { ToolError } from '../errors/tool-error.ts';
-import { Confirm, HttpsUrl, Id, PositiveInt, Slug, SlugRef, Timestamp, toIso } from '../schema/common.ts';
+import { Confirm, HttpsUrl, Id, PositiveInt, Slug, SlugRef, Timestamp, toIso, money } from '../schema/common.ts';
 import { ProductFields, ProductRef } from '../schema/product.ts';
 import { PRODUCT_COLUMNS, findProduct, resolveCategoryId } from '../shop/catalog.ts';
+import { belowOneKrone } from './money-warnings.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
 import { readProduct } from './product-by-slug.ts';
@@ -26,14 +27,15 @@ export const getProduct = defineTool({
   scope: 'catalog:read',
   anonymous: true,
   annotations: readOnly('Get product'),
-  input: z.strictObject({ slug: SlugRef.meta({ description: 'The product slug.', examples: ['aviator-classic'] }) }),
+  input: z.strictObject({ slug: SlugRef.meta({ description: 'The product slug.', examples: ['aviator-classic'] }) })
+    .meta({ examples: [{ slug: 'aviator-classic' }] }),
   output: z.strictObject({
     id: Id,
     slug: z.string(),
     name: z.string(),
     brand: z.string().nullable(),
     description: z.string(),
-    priceDkk: z.int().meta({ description: 'Price in øre incl. VAT.' }),
+    priceDkk: money(z.int(), 'the price, VAT included.'),
     stock: z.int(),
     featured: z.boolean(),
     frameColor: z.string().nullable(),
@@ -64,8 +66,8 @@ export const getProduct = defineTool({
 
 export const createProduct = defineTool({
   name: 'products.create',
-  description: 'Create a product. priceDkk is in øre (149900 = 1.499,00 kr), not kroner. '
-    + 'Give the category as exactly one of categoryId or categorySlug.',
+  description: 'Create a product. priceDkk is in øre (149900 = 1.499,00 kr), not kroner; a price under 100 øre is '
+    + 'created but answered with a warning. Give the category as exactly one of categoryId or categorySlug.',
   scope: 'products:write',
   annotations: write('Create product', { idempotent: false }),
   input: z.strictObject({
@@ -76,8 +78,10 @@ export const createProduct = defineTool({
   }).refine((input) => (input.categoryId === undefined) !== (input.categorySlug === undefined), {
     message: categoryRefMessage,
     path: ['categoryId'],
-  }),
+  })
+    .meta({ examples: [{ slug: 'aviator-classic', name: 'Aviator Classic', description: 'Klassisk pilotbrille med metalstel og polariserede glas.', priceDkk: 149900, stock: 25, brand: 'Ray-Ban', frameColor: 'guld', lensColor: 'grøn', categorySlug: 'solbriller', images: ['https://img.example.dk/aviator-classic.jpg'] }] }),
   output: ProductRef,
+  warnings: (input) => belowOneKrone('priceDkk', input.priceDkk),
   async handler(input, ctx) {
     const { categoryId, categorySlug, images, ...fields } = input;
     const category = await resolveCategoryId(ctx.db, { categoryId, categorySlug });
@@ -103,7 +107,8 @@ export const createProduct = defineTool({
 export const updateProduct = defineTool({
   name: 'products.update',
   description: 'Change fields of a product. The slug identifies the product and cannot be changed '
-    + '(422 slug_immutable). Same field rules as products.create; prices in øre.',
+    + '(422 slug_immutable). Same field rules as products.create; prices in øre (a price under 100 øre is saved '
+    + 'but answered with a warning).',
   scope: 'products:write',
   annotations: write('Update product', { idempotent: true }),
   input: z.strictObject({
@@ -114,9 +119,10 @@ export const updateProduct = defineTool({
     }).refine((patch) => patch.categoryId === undefined || patch.categorySlug === undefined, {
       message: 'give at most one of categoryId and categorySlug',
       path: ['categoryId'],
-    }),
-  }),
+    }).meta({ description: 'The fields to change, with the rules of products.create; omitted fields stay as they are.' }),
+  }).meta({ examples: [{ slug: 'aviator-classic', patch: { priceDkk: 129900, stock: 40 } }] }),
   output: ProductRef,
+  warnings: ({ patch }) => belowOneKrone('patch.priceDkk', patch.priceDkk),
   async handler({ slug, patch }, ctx) {
     const before = await findProduct(ctx.db, slug, { lock: true });
     if (patch.slug !== undefined && patch.slug !== before.slug) {
@@ -141,7 +147,8 @@ export const deleteProduct = defineTool({
     + 'Requires confirm: true.',
   scope: 'products:write',
   annotations: write('Delete product', { idempotent: true, destructive: true }),
-  input: z.strictObject({ slug: SlugRef, confirm: Confirm }),
+  input: z.strictObject({ slug: SlugRef.meta({ description: 'The product to delete.' }), confirm: Confirm })
+    .meta({ examples: [{ slug: 'aviator-classic', confirm: true }] }),
   output: z.strictObject({ ok: z.literal(true), slug: z.string() }),
   async handler({ slug }, ctx) {
     const before = await findProduct(ctx.db, slug, { lock: true });
@@ -159,11 +166,12 @@ export const attachProductImage = defineTool({
   scope: 'products:write',
   annotations: write('Attach product image', { idempotent: true }),
   input: z.strictObject({
-    slug: SlugRef,
+    slug: SlugRef.meta({ description: 'The product to add the image to.' }),
     imageUrl: HttpsUrl.meta({ description: 'The image URL; must use https.' }),
     alt: z.string().max(200).optional().meta({ description: 'Alternative text for the image, at most 200 characters.' }),
     sourceId: z.string().min(1).max(200).optional().meta({ description: 'Identifier of the image at its source.' }),
-  }),
+  })
+    .meta({ examples: [{ slug: 'aviator-classic', imageUrl: 'https://img.example.dk/aviator-classic-side.jpg', alt: 'Aviator Classic set fra siden' }] }),
   output: z.union([
     z.strictObject({ ok: z.literal(true), slug: z.string(), alreadyAttached: z.literal(true), totalImages: PositiveInt }),
     z.strictObject({ ok: z.literal(true), slug: z.string(), attached: z.url(), totalImages: PositiveInt }),

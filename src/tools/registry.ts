@@ -21,7 +21,7 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   ...productTools, ...categoryTools, ...discountTools, ...cartTools, ...orderTools, ...auditTools, ...pageTools, ...serviceTools, ...siteTools, ...settingsTools, ...featureTools, ...analyticsTools, ...customerTools, ...marketingTools, ...imageTools,
 ];
 
-type JsonSchema = Record<string, unknown>;
+export type JsonSchema = Record<string, unknown>;
 
 export type RegisteredTool = AnyTool & {
   /** JSON Schema 2020-12 of the request body, computed once; used by OpenAPI and MCP alike. */

@@ -47,7 +47,8 @@ export const createService = defineTool({
     showInNav: ServiceFields.showInNav.default(false),
     navOrder: ServiceFields.navOrder.default(0),
     status: ServiceFields.status.default('published'),
-  }),
+  })
+    .meta({ examples: [{ title: 'Synsprøve', body: '## Sådan foregår det\n\nEn optiker måler dit syn på 20 minutter.', shortDescription: 'Grundig synsprøve hos en optiker.', priceString: 'Fra 150 kr.', features: ['20 minutter', 'Autoriseret optiker'], showInNav: true, navOrder: 10 }] }),
   output: z.strictObject({ id: Id, slug: z.string(), status: ServiceFields.status, publicUrl: z.string() }),
   async handler(input, ctx) {
     const { slug, ...fields } = input;
@@ -84,8 +85,8 @@ export const updateService = defineTool({
       showInNav: ServiceFields.showInNav.optional(),
       navOrder: ServiceFields.navOrder.optional(),
       status: ServiceFields.status.optional(),
-    }),
-  }),
+    }).meta({ description: 'The fields to change, with the rules of services.create; omitted fields stay as they are.' }),
+  }).meta({ examples: [{ slug: 'synsproeve', patch: { priceString: 'Fra 175 kr.', status: 'published' } }] }),
   output: z.strictObject({ id: Id, slug: z.string() }),
   async handler({ slug, patch }, ctx) {
     const before = await findService(ctx.db, slug, { lock: true });
@@ -105,7 +106,8 @@ export const listServiceOfferings = defineTool({
   description: 'List service offerings, drafts included unless status filters, by navOrder then title.',
   scope: 'pages:read',
   annotations: readOnly('List service offerings'),
-  input: z.strictObject({ status: ServiceFields.status.optional().meta({ description: 'Only offerings with this status.' }) }),
+  input: z.strictObject({ status: ServiceFields.status.optional().meta({ description: 'Only offerings with this status.' }) })
+    .meta({ examples: [{}, { status: 'draft' }] }),
   output: z.array(ServiceSummary),
   async handler({ status }, ctx) {
     const rows = await listServices(ctx.db, status);
@@ -129,7 +131,8 @@ export const getService = defineTool({
   description: 'Get one service offering by slug, draft or published, with every field.',
   scope: 'pages:read',
   annotations: readOnly('Get service offering'),
-  input: z.strictObject({ slug: SlugRef.meta({ description: 'The offering slug.', examples: ['synsproeve'] }) }),
+  input: z.strictObject({ slug: SlugRef.meta({ description: 'The offering slug.', examples: ['synsproeve'] }) })
+    .meta({ examples: [{ slug: 'synsproeve' }] }),
   output: ServiceRecord,
   async handler({ slug }, ctx) {
     return toRecord(await findService(ctx.db, slug), ctx.baseUrl);
@@ -142,7 +145,7 @@ export const deleteService = defineTool({
     + 'Requires confirm: true.',
   scope: 'pages:write',
   annotations: write('Delete service offering', { idempotent: true, destructive: true }),
-  input: z.strictObject({ slug: Slug, confirm: Confirm }),
+  input: z.strictObject({ slug: Slug, confirm: Confirm }).meta({ examples: [{ slug: 'synsproeve', confirm: true }] }),
   output: z.strictObject({ ok: z.literal(true), slug: z.string() }),
   async handler({ slug }, ctx) {
     const before = await findService(ctx.db, slug, { lock: true });

@@ -10,7 +10,7 @@ export const getSettings = defineTool({
     + 'Settings never changed hold their defaults.',
   scope: 'settings:read',
   annotations: readOnly('Get shop settings'),
-  input: z.strictObject({}),
+  input: z.strictObject({}).meta({ examples: [{}] }),
   output: SettingsShape,
   handler: (_input, { db }) => readSettings(db),
 });

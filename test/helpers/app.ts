@@ -81,9 +81,7 @@ function assertContract(app: FastifyInstance, toolName: string, response: CallRe
   if (response.status === 200) {
     const tool = app.butik.registry.get(toolName);
     if (!tool) throw new Error(`200 for unknown tool ${toolName}`);
-    if (response.body.ok !== true || Object.keys(response.body).sort().join() !== 'ok,result') {
-      throw new Error(`bad success envelope: ${JSON.stringify(response.body)}`);
-    }
+    if (!SuccessEnvelope.safeParse(response.body).success) throw new Error(`bad success envelope: ${JSON.stringify(response.body)}`);
     const parsed = tool.output.safeParse(response.body.result);
     if (!parsed.success) throw new Error(`${toolName} result violates its output schema: ${parsed.error.message}`);
     return;
@@ -94,6 +92,13 @@ function assertContract(app: FastifyInstance, toolName: string, response: CallRe
     throw new Error(`problem status/content-type mismatch: ${response.status} ${String(response.headers['content-type'])}`);
   }
 }
+
+/** `{ok: true, result}`, and `warnings` only when there is at least one (issue 12 A3). */
+const SuccessEnvelope = z.strictObject({
+  ok: z.literal(true),
+  result: z.unknown(),
+  warnings: z.array(z.strictObject({ code: z.string().min(1), message: z.string().min(1) })).min(1).optional(),
+});
 
 const ProblemShape = z.object({
   type: z.string().startsWith(`${BASE_URL}/problems/`),
