@@ -1,8 +1,21 @@
 import type { Latency, LoadResult } from './load-types.ts';
 
-/** Percentiles (nearest rank) of latency samples in milliseconds. */
+/** Upper bounds of the latency histogram's buckets in ms; one more bucket holds everything slower. */
+export const HISTOGRAM_BOUNDS_MS = [1, 2, 5, 10, 20, 50, 100, 200] as const;
+
+function histogram(sorted: Float64Array): number[] {
+  const counts = new Array<number>(HISTOGRAM_BOUNDS_MS.length + 1).fill(0);
+  for (const sample of sorted) {
+    const bucket = HISTOGRAM_BOUNDS_MS.findIndex((bound) => sample <= bound);
+    const index = bucket === -1 ? HISTOGRAM_BOUNDS_MS.length : bucket;
+    counts[index] = (counts[index] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/** Percentiles (nearest rank) of latency samples in milliseconds, and their histogram. */
 export function summarizeLatency(samples: number[]): Latency {
-  if (samples.length === 0) return { p50: 0, p95: 0, p99: 0, mean: 0, max: 0 };
+  if (samples.length === 0) return { p50: 0, p95: 0, p99: 0, mean: 0, max: 0, histogram: histogram(new Float64Array()) };
   const sorted = Float64Array.from(samples).sort();
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? 0;
   const round = (ms: number) => Math.round(ms * 100) / 100;
@@ -14,6 +27,7 @@ export function summarizeLatency(samples: number[]): Latency {
     p99: round(at(0.99)),
     mean: round(sum / sorted.length),
     max: round(sorted[sorted.length - 1] ?? 0),
+    histogram: histogram(sorted),
   };
 }
 
@@ -40,6 +54,9 @@ export function mergeRuns(a: LoadResult, b: LoadResult): LoadResult {
       p99: weigh(a.latency.p99, b.latency.p99),
       mean: weigh(a.latency.mean, b.latency.mean),
       max: Math.max(a.latency.max, b.latency.max),
+      ...(a.latency.histogram && b.latency.histogram
+        ? { histogram: a.latency.histogram.map((count, i) => count + (b.latency.histogram?.[i] ?? 0)) }
+        : {}),
     },
     statuses,
     errors: a.errors + b.errors,

@@ -28,7 +28,11 @@ export type CheckoutJob = {
 
 export type LoadJob = RequestsJob | CheckoutJob;
 
-export type Latency = { p50: number; p95: number; p99: number; mean: number; max: number };
+export type Latency = {
+  p50: number; p95: number; p99: number; mean: number; max: number;
+  /** Responses per bucket of HISTOGRAM_BOUNDS_MS (upper bounds, the last bucket open): where the tail lies. */
+  histogram?: number[];
+};
 
 export type LoadResult = {
   requests: number;

@@ -20,6 +20,11 @@ export const TARGETS = {
   authVsAnon: 1.1,
   checkoutPerSecond: 300,
   scaleSearchP95Ms: 20,
+  getVsBaseline: 0.9,
+  coldStartMs: 1_000,
+  idleRssMb: 150,
+  loadedRssMb: 250,
+  toolsListKb: 40,
 };
 
 const PROFILES: Record<Profile['name'], Profile> = {

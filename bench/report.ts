@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckoutAudit } from './checkout.ts';
+import { HISTOGRAM_BOUNDS_MS } from './latency.ts';
 import type { LoadResult } from './load-types.ts';
 
 export type ScenarioResult = {
@@ -21,7 +22,14 @@ export type BenchResult = {
   ratios: Record<string, number | null>;
   halfRate?: { rate: number; butik: LoadResult };
   oneClient?: { butik: LoadResult };
-  checkout?: { result?: LoadResult; audit?: CheckoutAudit; notAvailable?: string };
+  checkout?: {
+    result?: LoadResult;
+    audit?: CheckoutAudit;
+    notAvailable?: string;
+    /** The same load with every cart on one unlimited code, and with no code. */
+    variants?: { hotDiscount: LoadResult; noDiscount: LoadResult };
+  };
+  footprint?: { idleRssMb?: number; loadedRssMb?: number; loadS?: number; coldStartMs?: number; toolsListBytes?: number };
   targets: Target[];
   errors: string[];
 };
@@ -40,7 +48,9 @@ const cell = (r: LoadResult | undefined) => (r
 export function markdown(result: BenchResult): string {
   const lines = [
     `Products: ${String(result.meta.products)}; ${String(result.meta.durationS)} s per measurement, ${String(result.meta.connections)} connections; `
-      + `${String(result.meta.cpus)} CPUs, load average ${String(result.meta.loadAverage)} at start. `
+      + `${String(result.meta.cpus)} CPUs, load average ${String(result.meta.loadAverage)} at start, `
+      + `${String(result.meta.busyPercentBeforeStart)} % of the CPU busy in the second before it`
+      + `${result.meta.busyBeforeStart === true ? ' — THE MACHINE WAS BUSY: the figures below are not comparable with other runs' : ''}. `
       + 'CPU ms/req: CPU time of the server process per response (PostgreSQL and the load generator not included).',
     '',
     '| scenario | Butik req/s | p50 ms | p95 ms | p99 ms | CPU ms/req | baseline req/s | p50 ms | p95 ms | p99 ms | CPU ms/req | Butik ÷ baseline |',
@@ -66,6 +76,11 @@ export function markdown(result: BenchResult): string {
       + `${checkout.result.rps} req/s, p50 ${checkout.result.latency.p50} ms, p99 ${checkout.result.latency.p99} ms, `
       + `server CPU ${checkout.result.serverCpuMsPerRequest ?? '–'} ms/request); `
       + `${c.outOfStock} refused out_of_stock, ${c.discountRefused} refused discount_not_applicable, ${c.unexpected} unexpected.`);
+    if (checkout.variants) {
+      const { hotDiscount, noDiscount } = checkout.variants;
+      lines.push(`Every cart on one discount code: ${hotDiscount.checkout?.ordersPerSecond ?? '–'} orders/s (p99 ${hotDiscount.latency.p99} ms); `
+        + `no discount code: ${noDiscount.checkout?.ordersPerSecond ?? '–'} orders/s (p99 ${noDiscount.latency.p99} ms).`);
+    }
     if (checkout.audit) {
       const a = checkout.audit;
       lines.push(`Audit: ${a.ordersInDatabase} orders in the database, discount used ${a.discountUsageCount} times by ${a.discountOrders} orders, `
@@ -74,12 +89,31 @@ export function markdown(result: BenchResult): string {
   } else if (checkout?.notAvailable) {
     lines.push('', `Checkout: not available (${checkout.notAvailable}).`);
   }
+  lines.push('', ...histogramTable(result));
   lines.push('', '| target | goal | measured | met |', '|---|---|---|---|');
   for (const t of result.targets) {
     lines.push(`| ${t.name} | ${t.target} | ${t.measured} | ${t.met === null ? 'not measured' : t.met ? 'yes' : 'no'}${t.note ? ` (${t.note})` : ''} |`);
   }
   if (result.errors.length > 0) lines.push('', 'Errors:', ...result.errors.map((e) => `- ${e}`));
   return `${lines.join('\n')}\n`;
+}
+
+/** Where each scenario's time went: the share of responses per latency bucket (issue 15: find the tail). */
+function histogramTable(result: BenchResult): string[] {
+  const rows: Array<[string, LoadResult | undefined]> = [
+    ...result.scenarios.map((s): [string, LoadResult | undefined] => [`${s.label} (Butik)`, s.butik]),
+    ['search with q at half the max rate', result.halfRate?.butik],
+    ['checkout requests', result.checkout?.result],
+  ];
+  const heading = [...HISTOGRAM_BOUNDS_MS.map((bound) => `≤ ${bound} ms`), `> ${HISTOGRAM_BOUNDS_MS.at(-1) ?? 0} ms`];
+  const lines = [`| latency histogram | ${heading.join(' | ')} |`, `|---|${heading.map(() => '---:').join('|')}|`];
+  for (const [label, run] of rows) {
+    const counts = run?.latency.histogram;
+    const total = counts?.reduce((sum, n) => sum + n, 0) ?? 0;
+    if (!counts || total === 0) continue;
+    lines.push(`| ${label} | ${counts.map((n) => `${Math.round((1000 * n) / total) / 10} %`).join(' | ')} |`);
+  }
+  return lines;
 }
 
 export function writeResult(dir: string, result: BenchResult): void {

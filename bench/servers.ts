@@ -52,7 +52,7 @@ async function waitForReady(url: string, child: ChildProcess, output: () => stri
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
     const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
     if (ready) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error(`server did not become ready at ${url}:\n${output()}`);
 }
@@ -60,21 +60,25 @@ async function waitForReady(url: string, child: ChildProcess, output: () => stri
 export type ButikServer = RunningServer & { masterKey: string };
 
 /**
- * `butik serve` as a child process on a database of its own: logging at warn (one JSON line per request would
- * measure pino, not Butik), no demo seed, rate limits raised. The port is chosen here, since at warn the
- * "butik listening" line is not logged.
+ * `butik serve` as a child process: on PostgreSQL when a URL is given, else on the embedded database in
+ * `dataDir` (a fresh temporary one unless given). Logging at warn (one JSON line per request would measure
+ * pino, not Butik), no demo seed, rate limits raised. The port is chosen here, since at warn the
+ * "butik listening" line is not logged. `readyMs`: from spawn to the first 200 of /readyz.
  */
-export async function startButik(databaseUrl: string): Promise<ButikServer> {
+export async function startButik(databaseUrl: string | undefined, options: { dataDir?: string } = {}): Promise<ButikServer & { readyMs: number }> {
   const port = await freePort();
   const masterKey = `bench-master-${randomBytes(24).toString('base64url')}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'butik-bench-'));
+  const ownDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'butik-bench-'));
+  const { DATABASE_URL: _inherited, ...env } = process.env;
+  const started = performance.now();
   const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'butik.js'), 'serve'], {
     cwd: REPO_ROOT,
     env: {
-      ...process.env,
+      ...env,
       HOST: '127.0.0.1',
       PORT: String(port),
-      DATABASE_URL: databaseUrl,
+      ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
       BUTIK_DATA_DIR: dataDir,
       BUTIK_SEED: 'none',
       BUTIK_MASTER_KEY: masterKey,
@@ -87,14 +91,14 @@ export async function startButik(databaseUrl: string): Promise<ButikServer> {
   });
   const output = tail(child);
   const url = `http://127.0.0.1:${port}`;
-  const close = stopper(child, () => rmSync(dataDir, { recursive: true, force: true }));
+  const close = stopper(child, () => { if (ownDataDir) rmSync(dataDir, { recursive: true, force: true }); });
   try {
     await waitForReady(url, child, output);
   } catch (error) {
     await close();
     throw error;
   }
-  return { url, pid: child.pid, masterKey, close };
+  return { url, pid: child.pid, masterKey, close, readyMs: Math.round(performance.now() - started) };
 }
 
 /** bench/baseline-server.ts as a child process; it prints {"port": N} once it listens. */
