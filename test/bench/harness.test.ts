@@ -12,10 +12,14 @@ const result = (rps: number): LoadResult => ({
 });
 
 describe('bench harness', () => {
-  it('takes nearest-rank percentiles of latency samples', () => {
+  it('takes nearest-rank percentiles of latency samples and counts them into the histogram buckets', () => {
     const samples = Array.from({ length: 100 }, (_, i) => i + 1);
-    expect(summarizeLatency(samples)).toEqual({ p50: 50, p95: 95, p99: 99, mean: 50.5, max: 100 });
-    expect(summarizeLatency([])).toEqual({ p50: 0, p95: 0, p99: 0, mean: 0, max: 0 });
+    // Buckets ≤ 1, 2, 5, 10, 20, 50, 100, 200 ms and slower.
+    expect(summarizeLatency(samples)).toEqual({
+      p50: 50, p95: 95, p99: 99, mean: 50.5, max: 100, histogram: [1, 1, 3, 5, 10, 30, 50, 0, 0],
+    });
+    expect(summarizeLatency([250, 0.5])).toMatchObject({ histogram: [1, 0, 0, 0, 0, 0, 0, 0, 1] });
+    expect(summarizeLatency([])).toEqual({ p50: 0, p95: 0, p99: 0, mean: 0, max: 0, histogram: [0, 0, 0, 0, 0, 0, 0, 0, 0] });
   });
 
   it('knows its profiles: --quick for CI, --scale for a million products, each in a database of its own', () => {
