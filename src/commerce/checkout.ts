@@ -51,7 +51,8 @@ export async function checkoutCart(
     lines.push(line);
   }
 
-  const totals = priceLines(lines, discount ? { type: discount.type, value: discount.value } : null, await readSettings(db));
+  const shop = await readSettings(db);
+  const totals = priceLines(lines, discount ? { type: discount.type, value: discount.value } : null, shop);
   const vatOere = vatOf(totals.totalDkk);
   // CONTRACT §7: the initial status depends on how the customer pays.
   const status: OrderStatus = input.paymentMethod === 'invoice' ? 'pending' : 'pending_payment';
@@ -74,7 +75,7 @@ export async function checkoutCart(
     isAiGenerated: true,
     aiAgentSource: actorName(ctx.actor),
     paymentMethod: input.paymentMethod,
-    currency: 'DKK',
+    currency: shop.currency,
     fxRate: 1,
     channel: orderChannel(ctx.channel),
   }).returning();

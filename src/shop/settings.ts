@@ -12,6 +12,13 @@ export const MAX_SHIPPING_DKK = 1_000_000;
  * The shop settings and their defaults (CONTRACT §9: shippingDkk 4900, freeShippingThresholdDkk 50000).
  * Stored one row per key in `settings` as {"value": …}; a key without a row has its default.
  */
+/** ISO 4217 codes this Node.js knows how to format; every amount in the shop is in the chosen one's minor unit. */
+const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
+export const Currency = z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code in capitals, e.g. DKK')
+  .refine((code) => KNOWN_CURRENCIES.has(code), 'not an ISO 4217 currency code')
+  .meta({ description: 'ISO 4217 currency code, e.g. DKK.', examples: ['DKK'] });
+
 export const SettingsShape = z.strictObject({
   storeName: z.string().trim().min(1).max(200).meta({
     description: 'Shop name shown on the public pages.',
@@ -34,6 +41,11 @@ export const SettingsShape = z.strictObject({
     .meta({ examples: [4900] }),
   freeShippingThresholdDkk: money(NonNegativeInt, 'orders whose subtotal minus discount reaches this amount ship free; 0 makes every order ship free.', 50000)
     .meta({ examples: [50000] }),
+  currency: Currency.meta({
+    description: 'The shop currency (ISO 4217), default DKK. Every amount is in its minor unit: øre for DKK, cents for USD. '
+      + 'Orders record it; changing it does not convert any stored amount.',
+    examples: ['DKK'],
+  }),
 });
 export type Settings = z.infer<typeof SettingsShape>;
 export type SettingKey = keyof Settings;
@@ -47,6 +59,7 @@ export const DEFAULT_SETTINGS: Settings = {
   cvrNumber: null,
   shippingDkk: 4900,
   freeShippingThresholdDkk: 50000,
+  currency: 'DKK',
 };
 
 export function isSettingKey(key: string): key is SettingKey {

@@ -22,5 +22,6 @@ export async function loadChrome(db: Db, now: Date): Promise<Chrome> {
     announcement,
     pages: pages.map((page) => ({ slug: page.slug, title: page.title })),
     servicesListed,
+    currency: settings.currency,
   };
 }

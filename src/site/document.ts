@@ -15,6 +15,8 @@ export type Chrome = {
   pages: ReadonlyArray<{ slug: string; title: string }>;
   /** The services_listing feature flag: when off, /services is 404 and not linked. */
   servicesListed: boolean;
+  /** ISO 4217: the currency every price on the page is in. */
+  currency: string;
 };
 
 export type PageView = {

@@ -1,5 +1,6 @@
 import { Html } from './html.ts';
 import type { ShopProduct } from './catalog-read.ts';
+import { decimalPrice } from './money.ts';
 
 /**
  * schema.org data for answer engines, as a JSON-LD block. It is data, not script: the page's CSP runs no
@@ -11,7 +12,7 @@ export function jsonLd(value: unknown): Html {
 }
 
 /** A schema.org Product with its one Offer; prices in kroner as schema.org expects, VAT included. */
-export function productLd(product: ShopProduct, baseUrl: string): unknown {
+export function productLd(product: ShopProduct, baseUrl: string, currency: string): unknown {
   const url = `${baseUrl}/products/${product.slug}`;
   return {
     '@context': 'https://schema.org',
@@ -27,8 +28,8 @@ export function productLd(product: ShopProduct, baseUrl: string): unknown {
     offers: {
       '@type': 'Offer',
       url,
-      priceCurrency: 'DKK',
-      price: (product.priceDkk / 100).toFixed(2),
+      priceCurrency: currency,
+      price: decimalPrice(product.priceDkk, currency),
       availability: product.stock > 0 ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
       itemCondition: 'https://schema.org/NewCondition',
     },

@@ -47,6 +47,7 @@ export const siteRoutes: RoutePlugin = async (app, { services }) => {
     ]);
     return sendPage(request, reply, chrome, frontPageView({
       storeName: chrome.storeName, tagline: chrome.tagline, featured: featured.products, categories: categoryList,
+      currency: chrome.currency,
     }));
   });
 
@@ -59,13 +60,14 @@ export const siteRoutes: RoutePlugin = async (app, { services }) => {
       listShopCategories(db),
     ]);
     if (page > 1 && listing.products.length === 0) return renderNotFound(request, reply, chrome);
-    return sendPage(request, reply, chrome, productListView(listing, { page, categories: categoryList }));
+    return sendPage(request, reply, chrome, productListView(listing, { page, categories: categoryList, currency: chrome.currency }));
   });
 
   app.get<{ Params: Params }>('/products/:slug', async (request, reply) => {
     const product = await findShopProduct(db, request.params.slug);
     if (!product) return renderNotFound(request, reply);
-    return sendPage(request, reply, await chromeFor(), productView(product, services.baseUrl));
+    const chrome = await chromeFor();
+    return sendPage(request, reply, chrome, productView(product, services.baseUrl, chrome.currency));
   });
 
   app.get<{ Params: Params }>('/categories/:slug', async (request, reply) => {
@@ -74,7 +76,8 @@ export const siteRoutes: RoutePlugin = async (app, { services }) => {
     if (!category || page === undefined) return renderNotFound(request, reply);
     const listing = await listShopProducts(db, { categorySlug: category.slug, limit: PRODUCTS_PER_PAGE, offset: (page - 1) * PRODUCTS_PER_PAGE });
     if (page > 1 && listing.products.length === 0) return renderNotFound(request, reply);
-    return sendPage(request, reply, await chromeFor(), categoryView(category, listing, page));
+    const chrome = await chromeFor();
+    return sendPage(request, reply, chrome, categoryView(category, listing, page, chrome.currency));
   });
 
   app.get<{ Params: Params }>('/info/:slug', async (request, reply) => {

@@ -4,31 +4,26 @@ import { html, link, safeSrc } from './html.ts';
 import type { Html } from './html.ts';
 import { jsonLd, productLd } from './json-ld.ts';
 import { renderBodyText } from './markup.ts';
+import { formatPrice } from './money.ts';
 
-const KRONER = new Intl.NumberFormat('da-DK', { style: 'currency', currency: 'DKK' });
-
-/** Øre as a Danish shopper reads a price: 1.299,00 kr. */
-export function formatPrice(oere: number): string {
-  return KRONER.format(oere / 100);
-}
 
 export const PRODUCTS_PER_PAGE = 24;
 
-function productCard(product: ShopProduct): Html {
+function productCard(product: ShopProduct, currency: string): Html {
   const image = safeSrc(product.images[0]?.url);
   return html`<li class="product-card"><a href="/products/${product.slug}">
 ${image ? html`<img src="${image}" alt="${product.images[0]?.alt ?? product.name}" loading="lazy" width="320" height="200">` : ''}
 <span class="product-name">${product.name}</span>
 ${product.brand ? html`<span class="product-brand">${product.brand}</span>` : ''}
-<span class="price">${formatPrice(product.priceDkk)}</span>
+<span class="price">${formatPrice(product.priceDkk, currency)}</span>
 ${product.stock > 0 ? '' : html`<span class="sold-out">Udsolgt</span>`}
 </a></li>`;
 }
 
-function productGrid(items: readonly ShopProduct[]): Html {
+function productGrid(items: readonly ShopProduct[], currency: string): Html {
   return items.length === 0
     ? html`<p>Der er ingen varer at vise her lige nu.</p>`
-    : html`<ul class="product-grid">${items.map(productCard)}</ul>`;
+    : html`<ul class="product-grid">${items.map((product) => productCard(product, currency))}</ul>`;
 }
 
 function categoryLinks(categories: readonly ShopCategory[]): Html {
@@ -37,7 +32,7 @@ function categoryLinks(categories: readonly ShopCategory[]): Html {
 }
 
 export function frontPageView(options: {
-  storeName: string; tagline: string | null; featured: readonly ShopProduct[]; categories: readonly ShopCategory[];
+  storeName: string; tagline: string | null; featured: readonly ShopProduct[]; categories: readonly ShopCategory[]; currency: string;
 }): PageView {
   return {
     title: options.tagline ?? 'Forside',
@@ -49,7 +44,7 @@ ${options.tagline ? html`<p class="lead">${options.tagline}</p>` : ''}
 <p>${link('/products', 'Se alle varer', { class: 'button button-primary' })}</p>
 </section>
 <section aria-labelledby="udvalgte"><h2 id="udvalgte">Udvalgte varer</h2>
-${productGrid(options.featured)}
+${productGrid(options.featured, options.currency)}
 </section>
 <section aria-labelledby="kategorier"><h2 id="kategorier">Kategorier</h2>
 ${categoryLinks(options.categories)}
@@ -70,7 +65,10 @@ ${page < pages ? link(href(page + 1), 'Næste →') : ''}
 </nav>`;
 }
 
-export function productListView(listing: ProductPage, options: { page: number; categories: readonly ShopCategory[] }): PageView {
+export function productListView(
+  listing: ProductPage,
+  options: { page: number; categories: readonly ShopCategory[]; currency: string },
+): PageView {
   const pages = Math.max(1, Math.ceil(listing.total / PRODUCTS_PER_PAGE));
   return {
     title: options.page > 1 ? `Alle varer, side ${options.page}` : 'Alle varer',
@@ -79,12 +77,12 @@ export function productListView(listing: ProductPage, options: { page: number; c
     main: html`<h1>Alle varer</h1>
 <p class="lead">${listing.total} varer i alt.</p>
 ${categoryLinks(options.categories)}
-${productGrid(listing.products)}
+${productGrid(listing.products, options.currency)}
 ${pager('/products', options.page, pages)}`,
   };
 }
 
-export function categoryView(category: ShopCategory, listing: ProductPage, page: number): PageView {
+export function categoryView(category: ShopCategory, listing: ProductPage, page: number, currency: string): PageView {
   const pages = Math.max(1, Math.ceil(listing.total / PRODUCTS_PER_PAGE));
   return {
     title: category.name,
@@ -93,12 +91,12 @@ export function categoryView(category: ShopCategory, listing: ProductPage, page:
     main: html`<nav class="breadcrumb" aria-label="Brødkrumme">${link('/products', 'Alle varer')}</nav>
 <h1>${category.name}</h1>
 ${category.description ? html`<p class="lead">${category.description}</p>` : ''}
-${productGrid(listing.products)}
+${productGrid(listing.products, currency)}
 ${pager(`/categories/${category.slug}`, page, pages)}`,
   };
 }
 
-export function productView(product: ShopProduct, baseUrl: string): PageView {
+export function productView(product: ShopProduct, baseUrl: string, currency: string): PageView {
   const image = safeSrc(product.images[0]?.url);
   const facts: Array<[string, string | null]> = [
     ['Mærke', product.brand], ['Stel', product.frameColor], ['Glas', product.lensColor], ['Kategori', product.category.name],
@@ -112,12 +110,12 @@ export function productView(product: ShopProduct, baseUrl: string): PageView {
 ${image ? html`<img class="product-image" src="${image}" alt="${product.images[0]?.alt ?? product.name}" width="640" height="400">` : ''}
 <div class="product-text">
 <h1>${product.name}</h1>
-<p class="price product-price">${formatPrice(product.priceDkk)} <span class="muted">inkl. moms</span></p>
+<p class="price product-price">${formatPrice(product.priceDkk, currency)} <span class="muted">inkl. moms</span></p>
 <p class="stock">${product.stock > 0 ? `På lager (${product.stock} stk.)` : 'Udsolgt'}</p>
 <dl class="facts">${facts.filter(([, value]) => value).map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>
 <div class="product-description">${renderBodyText(product.description)}</div>
 </div>
 </article>
-${jsonLd(productLd(product, baseUrl))}`,
+${jsonLd(productLd(product, baseUrl, currency))}`,
   };
 }

@@ -97,6 +97,21 @@ describe('GET /products/<slug>', () => {
     expectInert(withoutJsonLd(response.body));
   });
 
+  it('prices in the shop currency once it is changed, with that currency\'s minor unit', async () => {
+    await t.call('settings.update', { currency: 'USD' }, master);
+    try {
+      const usd = await get('/products/aviator-classic');
+      expect(section(usd.body, 'main')).toContain('<p class="price product-price">1.299,00\u00a0US$ <span class="muted">inkl. moms</span></p>');
+      expect(JSON.parse(LD.exec(usd.body)?.[1] ?? 'null').offers).toMatchObject({ priceCurrency: 'USD', price: '1299.00' });
+      await t.call('settings.update', { currency: 'JPY' }, master);
+      const yen = await get('/products/aviator-classic');
+      expect(section(yen.body, 'main')).toContain('<p class="price product-price">129.900\u00a0JP¥ <span class="muted">inkl. moms</span></p>');
+      expect(JSON.parse(LD.exec(yen.body)?.[1] ?? 'null').offers).toMatchObject({ priceCurrency: 'JPY', price: '129900' });
+    } finally {
+      await t.call('settings.update', { currency: 'DKK' }, master);
+    }
+  });
+
   it('escapes hostile product text in the page and in the JSON-LD, which no text can close', async () => {
     const product = await createProduct(t, { name: `${PAYLOAD} </script>`, description: `Beskrivelse ${PAYLOAD}`, brand: PAYLOAD });
     const response = await get(`/products/${product.slug}`);

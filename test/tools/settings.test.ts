@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries } from '../../src/db/schema.ts';
 import { DEFAULT_SETTINGS, readSettings } from '../../src/shop/settings.ts';
 import { createTestApp } from '../helpers/app.ts';
+import { placeOrder } from '../helpers/commerce.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { master } from '../helpers/fixtures.ts';
 
@@ -23,7 +24,7 @@ describe('settings.get', () => {
     expect(response.status).toBe(200);
     expect(response.body.result).toEqual({
       storeName: 'Butik', tagline: null, contactEmail: null, companyAddress: null, cvrNumber: null,
-      shippingDkk: 4900, freeShippingThresholdDkk: 50000,
+      shippingDkk: 4900, freeShippingThresholdDkk: 50000, currency: 'DKK',
     });
     expect(response.body.result).toEqual(DEFAULT_SETTINGS);
   });
@@ -109,9 +110,23 @@ describe('settings.update', () => {
     expect((await readSettings(t.database.db)).tagline).toBe('Solbriller siden 1999');
   });
 
+  it('records the shop currency on new orders once it is changed; stored amounts stay as they are', async () => {
+    await t.call('settings.update', { currency: 'EUR' }, master);
+    try {
+      expect((await t.call('settings.get', {}, master)).body.result.currency).toBe('EUR');
+      const { orderId } = await placeOrder(t);
+      const order = await t.call('orders.get', { orderId }, master);
+      expect(order.body.result).toMatchObject({ currency: 'EUR', subtotalDkk: 20000 });
+    } finally {
+      await t.call('settings.update', { currency: 'DKK' }, master);
+    }
+  });
+
   it.each([
     ['an empty patch', {}],
-    ['an unknown field', { currency: 'EUR' }],
+    ['an unknown field', { locale: 'da-DK' }],
+    ['a currency that is not ISO 4217', { currency: 'XYZ' }],
+    ['a currency in lower case', { currency: 'eur' }],
     ['a negative shipping price', { shippingDkk: -1 }],
     ['a shipping price over 10.000 kr', { shippingDkk: 1_000_001 }],
     ['a fractional amount', { freeShippingThresholdDkk: 499.5 }],
