@@ -4,6 +4,7 @@ import { createKey, listKeys, revokeKey, rotateKey } from './access/api-keys.ts'
 import { localKeyInvalidation, redisKeyInvalidation } from './access/key-invalidation.ts';
 import { SCOPES } from './access/scopes.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { IMPORT_USAGE, ImportUsageError, parseImportArgs, runImport } from './import/command.ts';
 import { CreateKeyInput } from './schema/api-key.ts';
 import { openConfiguredDatabase, startServer } from './server.ts';
 
@@ -15,6 +16,9 @@ const USAGE = `Usage: butik <command>
   keys list
   keys rotate ID
   keys revoke ID
+  import <dir|file.csv>… [--currency CODE] [--category SLUG] [--dry-run]
+                                          load products, stock, discounts, shipping rates, promotions and
+                                          customers from CSV files (butik import --help)
 
 Configuration comes from the environment (README, "Configuration").`;
 
@@ -134,6 +138,23 @@ async function keys(args: string[]): Promise<void> {
   }
 }
 
+async function importFiles(args: string[]): Promise<void> {
+  if (args.includes('--help')) {
+    console.log(IMPORT_USAGE);
+    return;
+  }
+  const command = parseImportArgs(args);
+  const database = await openConfiguredDatabase(loadConfig());
+  try {
+    const output = await runImport(database.db, command, new Date());
+    for (const line of output.stderr) console.error(line);
+    for (const line of output.stdout) console.log(line);
+    process.exitCode = output.exitCode;
+  } finally {
+    await database.close();
+  }
+}
+
 const cliLog = {
   info: () => {},
   warn: (_object: object, message?: string) => console.error(message ?? ''),
@@ -158,6 +179,8 @@ export async function main(argv: string[]): Promise<void> {
         return await migrate();
       case 'keys':
         return await keys(args);
+      case 'import':
+        return await importFiles(args);
       case undefined:
       case 'help':
       case '--help':
@@ -168,7 +191,7 @@ export async function main(argv: string[]): Promise<void> {
         process.exitCode = 2;
     }
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof UsageError) {
+    if (error instanceof ConfigError || error instanceof UsageError || error instanceof ImportUsageError) {
       console.error(error.message);
       process.exitCode = 2;
       return;

@@ -54,6 +54,8 @@ export const categories = pgTable('categories', {
 export const products = pgTable('products', {
   id: id(),
   slug: text('slug').notNull().unique(),
+  /** The merchant's own product id (stock-keeping unit), e.g. from `butik import`; optional, unique when set. */
+  sku: text('sku').unique(),
   name: text('name').notNull(),
   description: text('description').notNull(),
   brand: text('brand'),
@@ -117,6 +119,8 @@ export const apiKeys = pgTable('api_keys', {
 export const discounts = pgTable('discounts', {
   id: id(),
   code: text('code').notNull().unique(),
+  /** What a buyer reads for the code, e.g. "10% Off"; optional. */
+  title: text('title'),
   type: text('type', { enum: ['percent', 'fixed'] }).notNull(),
   value: int53('value').notNull(),
   validUntil: at('valid_until'),
@@ -311,3 +315,53 @@ export const oauthRecords = pgTable('oauth_records', {
   index('oauth_records_grant_idx').on(t.grantId),
   index('oauth_records_uid_idx').on(t.uid),
 ]);
+
+/** What shipping costs, per destination country (ISO 3166-1 alpha-2, or `default` for the rest) and service level. */
+export const shippingRates = pgTable('shipping_rates', {
+  /** The merchant's own id for the rate, the natural key an import upserts by. */
+  id: text('id').primaryKey(),
+  countryCode: text('country_code').notNull(),
+  serviceLevel: text('service_level').notNull(),
+  /** Minor units of the shop currency, VAT included. */
+  price: int53('price').notNull(),
+  title: text('title').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [index('shipping_rates_country_idx').on(t.countryCode, t.serviceLevel)]);
+
+/**
+ * Free-shipping promotions: an order ships free when its subtotal after discounts reaches minSubtotal, or when
+ * it holds one of the eligible products (by SKU).
+ */
+export const promotions = pgTable('promotions', {
+  id: text('id').primaryKey(),
+  type: text('type', { enum: ['free_shipping'] }).notNull(),
+  minSubtotal: int53('min_subtotal'),
+  eligibleSkus: jsonb('eligible_skus').$type<string[]>().notNull().default([]),
+  description: text('description').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** Known buyers, by the merchant's own id; their saved addresses are in customer_addresses. */
+export const customers = pgTable('customers', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  email: text('email').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [uniqueIndex('customers_email_idx').on(sql`lower(${t.email})`)]);
+
+export const customerAddresses = pgTable('customer_addresses', {
+  id: text('id').primaryKey(),
+  customerId: text('customer_id').notNull().references(() => customers.id, { onDelete: 'cascade' }),
+  streetAddress: text('street_address').notNull(),
+  city: text('city').notNull(),
+  /** Region, state or province; optional outside countries that use one. */
+  region: text('region'),
+  postalCode: text('postal_code').notNull(),
+  /** ISO 3166-1 alpha-2. */
+  countryCode: text('country_code').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [index('customer_addresses_customer_idx').on(t.customerId)]);

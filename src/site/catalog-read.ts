@@ -27,6 +27,7 @@ const visible = isNull(products.deletedAt);
 
 const PRODUCT_FIELDS = {
   id: products.id,
+  sku: products.sku,
   slug: products.slug,
   name: products.name,
   brand: products.brand,
@@ -57,8 +58,8 @@ function toShopProduct(row: Row): ShopProduct {
     frameColor: row.frameColor,
     lensColor: row.lensColor,
     images: row.images,
-    // The product id is stable and unique: schema.org wants an SKU, and this is the shop's own.
-    sku: row.id,
+    // The merchant's own SKU when it has one (butik import sets it); else the product id, stable and unique.
+    sku: row.sku ?? row.id,
     category: { slug: row.categorySlug, name: row.categoryName },
   };
 }

@@ -1,14 +1,14 @@
 import type { z } from 'zod';
-import { actorName, hasScope } from '../access/actor.ts';
+import { hasScope } from '../access/actor.ts';
+import { appendAudit } from '../access/audit-log.ts';
 import type { Actor } from '../access/actor.ts';
 import type { Db } from '../db/client.ts';
-import { auditEntries } from '../db/schema.ts';
 import { unstorableTextErrors } from '../schema/storable-text.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { FieldError } from '../errors/tool-error.ts';
 import type { AnyTool, Warning } from './define-tool.ts';
 import type { Log } from '../log.ts';
-import type { AuditRecord, Channel, ToolContext } from '../context.ts';
+import type { Channel, ToolContext } from '../context.ts';
 
 /** What the transports share: built once at start-up. */
 export type ToolRuntime = {
@@ -92,25 +92,4 @@ export async function invokeTool(runtime: ToolRuntime, call: ToolCall): Promise<
     ? await tool.handler(input, contextFor(runtime.db))
     : await runtime.db.transaction((tx) => tool.handler(input, contextFor(tx)));
   return { result, warnings: tool.warnings?.(input) ?? [] };
-}
-
-async function appendAudit(
-  db: ToolContext['db'],
-  entry: { record: AuditRecord; actor: Actor; channel: Channel; tool: string; at: Date },
-): Promise<string> {
-  const [row] = await db.insert(auditEntries).values({
-    at: entry.at,
-    actorKind: entry.actor.kind,
-    actorKeyId: entry.actor.kind === 'key' ? entry.actor.keyId : null,
-    actorName: actorName(entry.actor),
-    channel: entry.channel,
-    tool: entry.tool,
-    targetType: entry.record.targetType,
-    targetId: entry.record.targetId,
-    before: entry.record.before ?? null,
-    after: entry.record.after ?? null,
-    revertOf: entry.record.revertOf ?? null,
-  }).returning({ id: auditEntries.id });
-  if (!row) throw new Error('audit insert returned no row');
-  return row.id;
 }

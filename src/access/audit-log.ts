@@ -1,0 +1,30 @@
+import type { Queryable } from '../db/client.ts';
+import { auditEntries } from '../db/schema.ts';
+import type { AuditRecord, Channel } from '../context.ts';
+import { actorName } from './actor.ts';
+import type { Actor } from './actor.ts';
+
+/**
+ * Appends one audit entry through the caller's transaction, so the entry exists exactly when the write does
+ * (CONTRACT §7). Tools reach it through their context; `butik import` calls it for each row it changes.
+ */
+export async function appendAudit(
+  db: Queryable,
+  entry: { record: AuditRecord; actor: Actor; channel: Channel; tool: string; at: Date },
+): Promise<string> {
+  const [row] = await db.insert(auditEntries).values({
+    at: entry.at,
+    actorKind: entry.actor.kind,
+    actorKeyId: entry.actor.kind === 'key' ? entry.actor.keyId : null,
+    actorName: actorName(entry.actor),
+    channel: entry.channel,
+    tool: entry.tool,
+    targetType: entry.record.targetType,
+    targetId: entry.record.targetId,
+    before: entry.record.before ?? null,
+    after: entry.record.after ?? null,
+    revertOf: entry.record.revertOf ?? null,
+  }).returning({ id: auditEntries.id });
+  if (!row) throw new Error('audit insert returned no row');
+  return row.id;
+}
