@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.ts';
 import { resolveMasterKey } from './access/master-key.ts';
 import { listenUrl, resolveBaseUrl } from './config.ts';
 import type { Config } from './config.ts';
@@ -36,6 +35,9 @@ export async function openConfiguredDatabase(config: Config): Promise<Database> 
 export async function startServer(config: Config): Promise<RunningServer> {
   const database = await openConfiguredDatabase(config);
   const master = resolveMasterKey(config.masterKey, config.dataDir);
+  // Loaded here, not at the top: the CLI's offline commands (keys, import, migrate) open the database through
+  // this module and need none of the HTTP stack, whose OAuth library also warns on Node 20 when loaded.
+  const { buildApp } = await import('./app.ts');
   const app = buildApp({ config, database, masterKey: master.key });
   // With PORT=0 the base URL (problem types, the demo seed's image URLs) is known only once listening.
   // Requests that arrive before the seed is written wait for it instead of seeing an empty store.
