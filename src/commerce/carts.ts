@@ -9,10 +9,14 @@ import type { Queryable } from '../db/client.ts';
 
 export type CartRow = typeof carts.$inferSelect;
 
+function noSuchCart(cartId: string): ToolError {
+  return new ToolError('not_found', `No cart with id "${cartId}"; create one with cart.create.`);
+}
+
 export async function findCart(db: Queryable, cartId: string, options: { lock?: boolean } = {}): Promise<CartRow> {
   const query = db.select().from(carts).where(eq(carts.id, cartId));
   const [row] = options.lock ? await query.for('update') : await query;
-  if (!row) throw new ToolError('not_found', `No cart with id "${cartId}"; create one with cart.create.`);
+  if (!row) throw noSuchCart(cartId);
   return row;
 }
 
@@ -21,11 +25,31 @@ export async function findCart(db: Queryable, cartId: string, options: { lock?: 
  * cart; a checked-out cart is read-only (422 cart_closed).
  */
 export async function lockOpenCart(db: Queryable, cartId: string): Promise<CartRow> {
-  const cart = await findCart(db, cartId, { lock: true });
+  return requireOpen(await findCart(db, cartId, { lock: true }));
+}
+
+function requireOpen(cart: CartRow): CartRow {
   if (cart.status === 'closed') {
-    throw new ToolError('cart_closed', `Cart "${cartId}" was checked out as order "${cart.orderId ?? ''}" and can no longer change.`);
+    throw new ToolError('cart_closed', `Cart "${cart.id}" was checked out as order "${cart.orderId ?? ''}" and can no longer change.`);
   }
   return cart;
+}
+
+export type CartItemRow = typeof cartItems.$inferSelect;
+
+/**
+ * lockOpenCart and the cart's lines in one round trip, for checkout. Only the cart row is locked; the lines
+ * come in product-id order, the order stock rows are locked in.
+ */
+export async function lockOpenCartWithLines(db: Queryable, cartId: string): Promise<{ cart: CartRow; items: CartItemRow[] }> {
+  const rows = await db.select({ cart: carts, item: cartItems }).from(carts)
+    .leftJoin(cartItems, eq(cartItems.cartId, carts.id))
+    .where(eq(carts.id, cartId))
+    .orderBy(asc(cartItems.productId))
+    .for('update', { of: carts });
+  const [first] = rows;
+  if (!first) throw noSuchCart(cartId);
+  return { cart: requireOpen(first.cart), items: rows.flatMap((row) => (row.item ? [row.item] : [])) };
 }
 
 /** The product for a slug, soft-deleted ones included (so a line of a withdrawn product can still be removed). */

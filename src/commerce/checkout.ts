@@ -1,11 +1,11 @@
-import { and, asc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { actorName } from '../access/actor.ts';
-import { cartItems, carts, orderItems, orders, products } from '../db/schema.ts';
+import { carts, orderItems, orders, products } from '../db/schema.ts';
 import { priceLines, vatOf } from '../domain/pricing.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { CheckoutInput, CheckoutResult, OrderStatus } from '../schema/order.ts';
-import { lockOpenCart } from './carts.ts';
+import { lockOpenCartWithLines } from './carts.ts';
 import type { Channel, ToolContext } from '../context.ts';
 import { consumeDiscount } from './discounts.ts';
 import { requireFeature } from '../shop/features.ts';
@@ -37,9 +37,10 @@ export async function checkoutCart(
 ): Promise<z.input<typeof CheckoutResult>> {
   const { db } = ctx;
   await requireFeature(db, 'checkout');
+  // Read before any lock is taken: every statement after the discount row is locked makes a hot code wait longer.
+  const shop = await readSettings(db);
   // Locked first: a second concurrent checkout of this cart waits here and then sees it closed.
-  const cart = await lockOpenCart(db, input.cartId);
-  const wanted = await db.select().from(cartItems).where(eq(cartItems.cartId, cart.id)).orderBy(asc(cartItems.productId));
+  const { cart, items: wanted } = await lockOpenCartWithLines(db, input.cartId);
   if (wanted.length === 0) throw new ToolError('cart_empty', `Cart "${cart.id}" has no items; add some with cart.set_item.`);
 
   const now = ctx.clock();
@@ -51,7 +52,6 @@ export async function checkoutCart(
     lines.push(line);
   }
 
-  const shop = await readSettings(db);
   const totals = priceLines(lines, discount ? { type: discount.type, value: discount.value } : null, shop);
   const vatOere = vatOf(totals.totalDkk);
   // CONTRACT §7: the initial status depends on how the customer pays.
