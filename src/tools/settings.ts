@@ -6,8 +6,8 @@ import { SettingsShape, isSettingKey, readSettings, writeSetting } from '../shop
 export const getSettings = defineTool({
   name: 'settings.get',
   description: 'Read the shop settings: name, public tagline, contact and company details, and the shipping rules '
-    + 'cart.checkout prices with (shippingDkk and freeShippingThresholdDkk, both in øre incl. VAT). '
-    + 'Settings never changed hold their defaults.',
+    + 'cart.checkout prices with (shippingDkk and freeShippingThresholdDkk, both in øre incl. VAT), and the shop '
+    + 'currency orders record. Settings never changed hold their defaults.',
   scope: 'settings:read',
   annotations: readOnly('Get shop settings'),
   input: z.strictObject({}).meta({ examples: [{}] }),
