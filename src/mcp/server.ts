@@ -18,7 +18,8 @@ export const IDEMPOTENCY_META_KEY = 'butik/idempotencyKey';
 export const REPLAYED_META_KEY = 'butik/idempotentReplayed';
 
 const INSTRUCTIONS = 'Tools over a small web shop and content site. Amounts are integer øre (1/100 DKK) including '
-  + '25 % VAT. A failed call returns isError with an RFC 9457 problem whose resolution says what to do next. '
+  + '25 % VAT; a shop whose settings.currency is not DKK counts them in that currency\'s minor unit (cents for USD). '
+  + 'A failed call returns isError with an RFC 9457 problem whose resolution says what to do next. '
   + `Retry writes safely by sending the same _meta["${IDEMPOTENCY_META_KEY}"] again.`;
 
 /** Who is calling and how to report about it; fixed for the one HTTP request a server instance serves. */
