@@ -1,11 +1,10 @@
-import { isDeepStrictEqual } from 'node:util';
 import { eq, inArray } from 'drizzle-orm';
 import { categories, discounts, products } from '../db/schema.ts';
 import { slugify } from '../domain/slugify.ts';
 import { normalizeCode } from '../schema/discount.ts';
 import { Slug } from '../schema/common.ts';
 import { PRODUCT_COLUMNS } from '../shop/catalog.ts';
-import { writeSetting } from '../shop/settings.ts';
+import { readSettings, writeSetting } from '../shop/settings.ts';
 import type { ImportRows } from './files.ts';
 import { changedValues } from './run.ts';
 import type { ImportRun } from './run.ts';
@@ -16,11 +15,11 @@ import type { ImportRun } from './run.ts';
  */
 
 export async function importCurrency(run: ImportRun, code: string): Promise<void> {
-  const { before, after } = await writeSetting(run.db, { key: 'currency', value: code, now: run.now });
-  if (before && isDeepStrictEqual(before.value, after.value)) {
+  if ((await readSettings(run.db)).currency === code) {
     run.count('currency', 'unchanged');
     return;
   }
+  const { before, after } = await writeSetting(run.db, { key: 'currency', value: code, now: run.now });
   await run.audit('settings', 'currency', before, after);
   run.count('currency', before ? 'updated' : 'created');
 }

@@ -1,9 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, customerAddresses, customers, products, promotions, shippingRates } from '../../src/db/schema.ts';
+import { auditEntries, customerAddresses, customers, products, promotions, settings, shippingRates } from '../../src/db/schema.ts';
 import { parseImportArgs, runImport } from '../../src/import/command.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
@@ -89,10 +89,17 @@ describe('butik import of the UCP samples flower shop', () => {
       .from(customerAddresses).where(eq(customerAddresses.id, 'addr_2'))).toEqual([{ customerId: 'cust_1', region: 'NY', countryCode: 'US' }]);
   });
 
-  it('changes nothing when run again', async () => {
+  it('changes nothing when run again, not even a timestamp', async () => {
+    const stamps = async () => {
+      const [product] = await t.database.db.select({ at: sql<string>`max(${products.updatedAt})::text` }).from(products);
+      const [setting] = await t.database.db.select({ at: sql<string>`${settings.updatedAt}::text` }).from(settings).where(eq(settings.key, 'currency'));
+      return { product: product?.at, setting: setting?.at };
+    };
+    const before = await stamps();
     const again = await importArgs(FLOWER_SHOP, '--currency', 'USD');
     expect(again.exitCode).toBe(0);
     expect(again.stdout.every((line) => / 0 created, 0 updated, \d+ unchanged$/.test(line)), again.stdout.join('\n')).toBe(true);
+    expect(await stamps()).toEqual(before);
   });
 
   it('audits what it changes in the catalog, so audit.revert undoes a row', async () => {
