@@ -238,7 +238,6 @@ async function main(): Promise<number> {
       /** Cost of an authenticated call in units of an anonymous one. */
       authVsAnon: ratio(get, getAuth),
     };
-    result.targets = targetsFor(result);
   } catch (error) {
     result.errors.push(error instanceof Error ? error.message : String(error));
   } finally {
@@ -247,10 +246,10 @@ async function main(): Promise<number> {
   }
   try {
     result.footprint = { ...result.footprint, coldStartMs: await coldStartMs() };
-    result.targets = targetsFor(result);
   } catch (error) {
     result.errors.push(`cold start: ${error instanceof Error ? error.message : String(error)}`);
   }
+  result.targets = targetsFor(result);
   result.meta.totalS = Math.round((performance.now() - started) / 100) / 10;
   if (values.out) writeResult(values.out, result);
   process.stdout.write(markdown(result));

@@ -9,7 +9,7 @@ import type { Channel } from '../context.ts';
 import { invokeTool } from '../tools/invoke.ts';
 import type { ToolRuntime } from '../tools/invoke.ts';
 import type { RegisteredTool } from '../tools/registry.ts';
-import type { Warning } from '../tools/define-tool.ts';
+import type { Warning } from '../schema/warning.ts';
 import { runIdempotent } from './idempotency.ts';
 import type { StoredAnswer } from './idempotency.ts';
 

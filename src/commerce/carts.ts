@@ -131,6 +131,10 @@ export function priceCart(
 /** Full snapshot of a cart for the audit log: the row and its lines. */
 export async function cartSnapshot(db: Queryable, cartId: string) {
   const [cart] = await db.select().from(carts).where(eq(carts.id, cartId));
-  const items = await db.select().from(cartItems).where(eq(cartItems.cartId, cartId)).orderBy(asc(cartItems.productId));
-  return { ...cart, items };
+  return snapshotOf(cart, await db.select().from(cartItems).where(eq(cartItems.cartId, cartId)));
+}
+
+/** A cart as its audit entries hold it: the row and its lines by product id. */
+export function snapshotOf(cart: CartRow | undefined, items: readonly CartItemRow[]) {
+  return { ...cart, items: [...items].sort((a, b) => compareText(a.productId, b.productId)) };
 }

@@ -1,7 +1,7 @@
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { PROBLEMS } from './problems.ts';
 import type { ProblemCode } from './problems.ts';
-import type { FieldError, ShortLine } from './tool-error.ts';
+import type { ProblemExtras, ProblemMembers } from './tool-error.ts';
 import { ToolError } from './tool-error.ts';
 
 /** RFC 9457 problem details plus the legacy ok/error members kept for one compatibility window. */
@@ -13,14 +13,9 @@ export type Problem = {
   instance: string;
   code: ProblemCode;
   resolution: string;
-  errors?: FieldError[];
-  reason?: string;
-  legalNextStatuses?: readonly string[];
-  shortLines?: readonly ShortLine[];
-  auditEntryId?: string;
   ok: false;
   error: { code: ProblemCode; message: string };
-};
+} & ProblemMembers;
 
 export type ProblemContext = {
   baseUrl: string;
@@ -39,14 +34,16 @@ export function problemFor(error: ToolError, context: ProblemContext): Problem {
     instance: `urn:butik:request:${context.requestId}`,
     code: error.code,
     resolution: context.channel === 'mcp' ? entry.mcpResolution ?? entry.resolution : entry.resolution,
-    ...(error.extras.errors ? { errors: error.extras.errors } : {}),
-    ...(error.extras.reason ? { reason: error.extras.reason } : {}),
-    ...(error.extras.legalNextStatuses ? { legalNextStatuses: error.extras.legalNextStatuses } : {}),
-    ...(error.extras.shortLines ? { shortLines: error.extras.shortLines } : {}),
-    ...(error.extras.auditEntryId ? { auditEntryId: error.extras.auditEntryId } : {}),
+    ...bodyMembers(error.extras),
     ok: false,
     error: { code: error.code, message: error.detail },
   };
+}
+
+/** The extras that belong in the body: everything but the transport's hints. */
+function bodyMembers(extras: ProblemExtras): ProblemMembers {
+  const { retryAfter: _retryAfter, scope: _scope, invalidToken: _invalidToken, resourceMetadata: _resourceMetadata, ...members } = extras;
+  return members;
 }
 
 /** Long enough for a PostgreSQL restart or failover; an agent that honours it rarely sees the 503 twice. */

@@ -4,8 +4,8 @@ export type FieldError = { path: string; message: string };
 
 export type ShortLine = { slug: string; requested: number; available: number };
 
-/** Extra problem members some codes carry (CONTRACT §4, §11). */
-export type ProblemExtras = {
+/** Members some problem bodies carry beside the standard ones (CONTRACT §4, §11); each goes into the body as is. */
+export type ProblemMembers = {
   errors?: FieldError[];
   reason?: string;
   /** For illegal_transition: where the order may go from its current status (issue 12 B2). */
@@ -14,6 +14,10 @@ export type ProblemExtras = {
   shortLines?: readonly ShortLine[];
   /** For not_found of a deleted product: the audit entry whose revert restores it. */
   auditEntryId?: string;
+};
+
+/** What the transport needs beside the body to answer a problem: headers, never body members. */
+export type TransportHints = {
   /** Seconds, for rate_limited. */
   retryAfter?: number;
   /** The scope a 403 names in WWW-Authenticate. */
@@ -23,6 +27,8 @@ export type ProblemExtras = {
   /** The RFC 9728 metadata address a 401 of the MCP endpoint names for OAuth clients. */
   resourceMetadata?: string;
 };
+
+export type ProblemExtras = ProblemMembers & TransportHints;
 
 /** The only error a tool handler throws on purpose; anything else becomes internal_error. */
 export class ToolError extends Error {

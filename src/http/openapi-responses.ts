@@ -1,4 +1,9 @@
+import { Warning } from '../schema/warning.ts';
+import { toJsonSchema } from '../tools/registry.ts';
+
 type Json = Record<string, unknown>;
+
+const WARNING_SCHEMA = toJsonSchema(Warning, 'output');
 
 /**
  * `{"ok": true, "result": …}`: every success of the API, tools and key routes alike (the failures below likewise).
@@ -17,11 +22,7 @@ export function successContent(result: Json): Json {
           warnings: {
             type: 'array',
             description: 'Present only when the call succeeded but its input looks like a mistake; the change was made.',
-            items: {
-              type: 'object',
-              required: ['code', 'message'],
-              properties: { code: { type: 'string', examples: ['price_below_one_krone'] }, message: { type: 'string' } },
-            },
+            items: WARNING_SCHEMA,
           },
         },
       },

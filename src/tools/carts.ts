@@ -5,7 +5,9 @@ import { Cart, CartLineInput, MAX_QUANTITY } from '../schema/cart.ts';
 import { Id, SlugRef } from '../schema/common.ts';
 import { DiscountCodeRef } from '../schema/discount.ts';
 import { CheckoutInput, CheckoutResult } from '../schema/order.ts';
-import { cartSnapshot, findCart, findProductForCart, lockOpenCart, priceCart, renderCart, setCartLine } from '../commerce/carts.ts';
+import {
+  cartSnapshot, findCart, findProductForCart, lockOpenCart, priceCart, renderCart, setCartLine, snapshotOf,
+} from '../commerce/carts.ts';
 import { checkoutCart } from '../commerce/checkout.ts';
 import { findProduct, productNotFound } from '../shop/catalog.ts';
 import type { ToolContext } from '../context.ts';
@@ -21,11 +23,6 @@ const CART_PRICING = 'Every cart answer is priced from the current product price
 
 const DISCOUNT_FAILURE = 'An unknown or unusable code → 422 discount_not_applicable with reason unknown_code, inactive, '
   + 'expired or usage_limit_reached.';
-
-/** Cart lines as cartSnapshot lists them, by product id. */
-function sortedByProduct<T extends { productId: string }>(rows: readonly T[]): T[] {
-  return [...rows].sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0));
-}
 
 /** Audits a cart write with before/after snapshots and answers the priced cart. CONTRACT §7. */
 async function auditedCart(ctx: ToolContext, cartId: string, before: unknown): Promise<Cart> {
@@ -61,7 +58,7 @@ export const createCart = defineTool({
     const rows = lines.length === 0 ? [] : await ctx.db.insert(cartItems)
       .values(lines.map((line) => ({ cartId: cart.id, productId: line.productId, quantity: line.quantity }))).returning();
     const view = priceCart(cart.id, lines, discount, await readSettings(ctx.db));
-    await ctx.audit({ targetType: 'cart', targetId: cart.id, before: null, after: { ...cart, items: sortedByProduct(rows) } });
+    await ctx.audit({ targetType: 'cart', targetId: cart.id, before: null, after: snapshotOf(cart, rows) });
     return view;
   },
 });

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Scope } from '../access/scopes.ts';
 import type { ToolContext } from '../context.ts';
+import type { Warning } from '../schema/warning.ts';
 
 export type ToolAnnotations = {
   title: string;
@@ -10,12 +11,6 @@ export type ToolAnnotations = {
   /** False for every tool: they touch only this shop's own data, never the outside world. */
   openWorldHint: boolean;
 };
-
-/**
- * Advice on an accepted input that is probably a mistake (issue 12 A3): the call succeeds, and the answer
- * carries the warning beside the result, so the exact result shapes of the SPEC stay exact.
- */
-export type Warning = { code: string; message: string };
 
 /** SPEC §9: a deprecated tool announces itself with RFC 9745 / RFC 8594 headers and in OpenAPI. */
 export type Deprecation = { since: Date; sunset: Date; link: string };

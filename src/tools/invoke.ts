@@ -6,7 +6,8 @@ import type { Db } from '../db/client.ts';
 import { unstorableTextErrors } from '../schema/storable-text.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { FieldError } from '../errors/tool-error.ts';
-import type { AnyTool, Warning } from './define-tool.ts';
+import type { AnyTool } from './define-tool.ts';
+import type { Warning } from '../schema/warning.ts';
 import type { Log } from '../log.ts';
 import type { Channel, ToolContext } from '../context.ts';
 

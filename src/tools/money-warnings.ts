@@ -1,5 +1,5 @@
 import { kroner } from '../schema/common.ts';
-import type { Warning } from './define-tool.ts';
+import type { Warning } from '../schema/warning.ts';
 
 /** One krone. A price or fixed discount below it is almost always kroner sent where øre were meant. */
 const ONE_KRONE = 100;

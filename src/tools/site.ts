@@ -57,7 +57,7 @@ export const getSitePage = defineTool({
   async handler({ slug }, { db, baseUrl }) {
     if (slug.startsWith(SERVICE_PREFIX)) {
       const offering = await findListedService(db, slug.slice(SERVICE_PREFIX.length));
-      if (!offering) throw new ToolError('not_found', `No published service "${slug}"; site.list_pages shows them.`);
+      if (!offering) throw new ToolError('not_found', `No published service "${slug}"; site.get_page with slug "${SERVICES}" lists them.`);
       return { slug, title: offering.title, body: serviceAsText(offering), url: serviceUrl(baseUrl, offering.slug), updatedAt: toIso(offering.updatedAt) };
     }
     const page = await findPublishedPage(db, slug);

@@ -32,6 +32,16 @@ describe('a price or fixed discount under one krone (issue 12 A3)', () => {
     expect(stored.body.result.priceDkk).toBe(99);
   });
 
+  it('is described in the OpenAPI success envelope with the codes it can carry', async () => {
+    const document = (await t.app.inject({ url: '/api/v1/openapi.json' })).json();
+    const envelope = document.paths['/api/v1/tools/products.create'].post.responses['200'].content['application/json'].schema;
+    expect(envelope.required).toEqual(['ok', 'result']);
+    expect(envelope.properties.warnings.items).toMatchObject({
+      required: ['code', 'message'],
+      properties: { code: { enum: ['amount_below_one_krone'] }, message: { type: 'string' } },
+    });
+  });
+
   it('warns on products.update and on a fixed discount, never on a price of 1 kr or a percent discount', async () => {
     const created = await t.call('products.create', product(100), master);
     expect(created.body).toEqual({ ok: true, result: { id: expect.any(String), slug: expect.any(String) } });

@@ -124,7 +124,9 @@ describe('site.get_page shows what the site shows', () => {
       slug: `services/${slug}`, title: 'Glasrens', url: `${BASE_URL}/services/${slug}`, updatedAt: expect.stringMatching(/Z$/),
       body: 'Rene glas på fem minutter.\n\nGratis\n\n## Det får du\n\n- Ultralyd\n- Mikrofiberklud\n\nVi renser dine glas.',
     });
-    expect((await t.call('site.get_page', { slug: `services/${draftSlug}` })).status).toBe(404);
+    const draft = await t.call('site.get_page', { slug: `services/${draftSlug}` });
+    expect(draft.status).toBe(404);
+    expect(draft.body.detail).toBe(`No published service "services/${draftSlug}"; site.get_page with slug "services" lists them.`);
     const listed = (await t.call('site.list_pages', {})).body.result.map((page: { slug: string }) => page.slug);
     expect(listed).not.toContain(`services/${slug}`);
   });
