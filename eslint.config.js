@@ -23,6 +23,7 @@ const layers = [
   { type: 'site', pattern: 'src/site/**', mode: 'full' },
   { type: 'seed', pattern: 'src/seed/**', mode: 'full' },
   { type: 'import', pattern: 'src/import/**', mode: 'full' },
+  { type: 'ucp', pattern: 'src/ucp/**', mode: 'full' },
   { type: 'kernel', pattern: ['src/log.ts', 'src/context.ts', 'src/config.ts'], mode: 'full' },
   { type: 'services', pattern: 'src/services.ts', mode: 'full' },
   { type: 'main', pattern: ['src/app.ts', 'src/cli.ts', 'src/server.ts'], mode: 'full' },
@@ -50,7 +51,8 @@ export default tseslint.config(
           { from: 'errors', allow: ['errors', 'db'] },
           { from: 'schema', allow: [...base, 'access'] },
           { from: 'db', allow: ['db', 'kernel'] },
-          { from: 'kernel', allow: ['kernel', 'db', 'access'] },
+          // The configuration checks the UCP payment handlers it is given (ucp/payment-handlers.ts, pure).
+          { from: 'kernel', allow: ['kernel', 'db', 'access', 'ucp'] },
           { from: 'access', allow: [...base, 'access', 'db'] },
           { from: 'shop', allow: [...base, 'shop', 'db'] },
           { from: 'commerce', allow: [...base, 'commerce', 'shop', 'db', 'access'] },
@@ -64,6 +66,8 @@ export default tseslint.config(
           { from: 'site', allow: [...base, 'site', 'shop', 'edge', 'db', 'services'] },
           { from: 'seed', allow: [...base, 'seed', 'shop', 'commerce', 'db'] },
           { from: 'import', allow: [...base, 'import', 'shop', 'access', 'db'] },
+          // UCP is a transport of its own over the commerce rules: it answers UCP's JSON, not problem+json.
+          { from: 'ucp', allow: [...base, 'ucp', 'commerce', 'shop', 'access', 'db', 'calls', 'edge', 'services'] },
           { from: 'main', allow: ['*'] },
         ],
       }],

@@ -24,6 +24,7 @@ import { oauthRoutes } from './oauth/routes.ts';
 import { createOAuthServer } from './oauth/server.ts';
 import type { Services } from './services.ts';
 import { siteRoutes } from './site/routes.ts';
+import { ucpRoutes } from './ucp/routes.ts';
 import type { AnyTool } from './tools/define-tool.ts';
 import type { ToolRuntime } from './tools/invoke.ts';
 import { ALL_TOOLS, buildRegistry } from './tools/registry.ts';
@@ -125,6 +126,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     void app.register(routes, { services });
   }
   void app.register(oauthRoutes, { services, oauth, masterKey: options.masterKey });
+  if (config.ucp.mode !== 'off') void app.register(ucpRoutes, { services });
   return app;
 }
 

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { loadPaymentHandlers } from './ucp/payment-handlers.ts';
+import type { PaymentHandlerDeclaration } from './ucp/payment-handlers.ts';
 
 /** CONTRACT §4: bodies over 1 MiB → 413 payload_too_large, the one check made before authentication. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -9,11 +11,11 @@ const Bool = z
 
 const RateLimits = z
   .string()
-  .regex(/^(anon|preauth|key):\d+(,(anon|preauth|key):\d+)*$/, 'expected e.g. anon:60,preauth:120,key:600')
+  .regex(/^(anon|preauth|key|ucp):\d+(,(anon|preauth|key|ucp):\d+)*$/, 'expected e.g. anon:60,preauth:120,key:600,ucp:600')
   .transform((value) => Object.fromEntries(value.split(',').map((pair) => {
     const [name, quota] = pair.split(':');
     return [name, Number(quota)];
-  })) as Partial<Record<'anon' | 'preauth' | 'key', number>>);
+  })) as Partial<Record<'anon' | 'preauth' | 'key' | 'ucp', number>>);
 
 /** Digits only: z.coerce.number() would read " " as 0 (a random port) and "1e3" or "0x50" as numbers. */
 const WholeNumber = z.string().trim().regex(/^\d+$/, 'expected a whole number').transform(Number);
@@ -38,6 +40,8 @@ const Env = z.object({
   BUTIK_SHUTDOWN_GRACE_MS: WholeNumber.pipe(z.int().min(0).max(600_000)).default(10_000),
   BUTIK_DB_STATEMENT_TIMEOUT_MS: WholeNumber.pipe(z.int().min(100).max(3_600_000)).default(15_000),
   BUTIK_DB_ACQUIRE_TIMEOUT_MS: WholeNumber.pipe(z.int().min(100).max(600_000)).default(5_000),
+  BUTIK_UCP_MODE: z.enum(['off', 'test', 'live']).default('off'),
+  BUTIK_UCP_PAYMENT_HANDLERS: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
 });
@@ -55,7 +59,8 @@ export type Config = {
   redisPrefix: string;
   masterKey: string | undefined;
   trustProxy: boolean;
-  rateLimits: { anon: number; preauth: number; key: number };
+  /** Per policy; `ucp` counts the UCP checkout routes per IP (issue 17). */
+  rateLimits: { anon: number; preauth: number; key: number; ucp: number };
   rateWindowSeconds: number;
   allowedOrigins: string[];
   /** PostgreSQL only: how long one statement may run, and how long a request waits for a pooled connection. */
@@ -64,6 +69,11 @@ export type Config = {
   http: { requestTimeoutMs: number; headersTimeoutMs: number };
   /** SIGTERM: in-flight requests get this long to finish before the remaining connections are cut. */
   shutdownGraceMs: number;
+  /**
+   * The UCP door for shopping agents (issue 17): off, test (the mock processor, loopback URLs allowed) or live;
+   * the payment handlers it advertises, each with the processor that backs it.
+   */
+  ucp: { mode: 'off' | 'test' | 'live'; paymentHandlers: PaymentHandlerDeclaration[] };
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   /** json: one JSON line per event, for log shippers; pretty: coloured lines for people at a terminal. */
   logFormat: 'json' | 'pretty';
@@ -89,15 +99,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisPrefix: e.BUTIK_REDIS_PREFIX,
     masterKey: e.BUTIK_MASTER_KEY,
     trustProxy: e.BUTIK_TRUST_PROXY,
-    rateLimits: { anon: 60, preauth: 120, key: 600, ...e.BUTIK_RATE_LIMITS },
+    rateLimits: { anon: 60, preauth: 120, key: 600, ucp: 600, ...e.BUTIK_RATE_LIMITS },
     rateWindowSeconds: e.BUTIK_RATE_WINDOW_S,
     allowedOrigins: (e.BUTIK_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
     db: { statementTimeoutMs: e.BUTIK_DB_STATEMENT_TIMEOUT_MS, acquireTimeoutMs: e.BUTIK_DB_ACQUIRE_TIMEOUT_MS },
     http: { requestTimeoutMs: e.BUTIK_REQUEST_TIMEOUT_MS, headersTimeoutMs: e.BUTIK_HEADERS_TIMEOUT_MS },
     shutdownGraceMs: e.BUTIK_SHUTDOWN_GRACE_MS,
+    ucp: { mode: e.BUTIK_UCP_MODE, paymentHandlers: paymentHandlersOf(e.BUTIK_UCP_MODE, e.BUTIK_UCP_PAYMENT_HANDLERS) },
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
   };
+}
+
+function paymentHandlersOf(mode: 'off' | 'test' | 'live', file: string | undefined): PaymentHandlerDeclaration[] {
+  try {
+    return loadPaymentHandlers(mode, file);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  BUTIK_UCP_PAYMENT_HANDLERS: ${(error as Error).message}`);
+  }
 }
 
 /** The address this process listens on, as a URL (an IPv6 host in brackets). */

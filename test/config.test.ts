@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       host: '127.0.0.1', port: 3000, baseUrl: undefined, databaseUrl: undefined, dataDir: './.butik', seed: 'demo',
-      redisUrl: undefined, masterKey: undefined, trustProxy: false, rateLimits: { anon: 60, preauth: 120, key: 600 },
+      redisUrl: undefined, masterKey: undefined, trustProxy: false, rateLimits: { anon: 60, preauth: 120, key: 600, ucp: 600 },
       rateWindowSeconds: 60,
     });
     expect(resolveBaseUrl(config, 3000)).toBe('http://127.0.0.1:3000');
@@ -35,7 +35,7 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({
       host: '0.0.0.0', port: 0, baseUrl: 'https://shop.example', databaseUrl: 'postgresql://u:p@db/butik', dataDir: '/var/lib/butik',
       seed: 'none', redisUrl: 'rediss://cache:6380', masterKey: 'm'.repeat(32), trustProxy: true,
-      rateLimits: { anon: 5, preauth: 120, key: 7 }, rateWindowSeconds: 10,
+      rateLimits: { anon: 5, preauth: 120, key: 7, ucp: 600 }, rateWindowSeconds: 10,
     });
     expect(resolveBaseUrl(config, 1234)).toBe('https://shop.example');
   });
@@ -63,6 +63,8 @@ describe('loadConfig', () => {
     ['BUTIK_RATE_LIMITS', 'anon=5'],
     ['BUTIK_RATE_WINDOW_S', '0'],
     ['LOG_LEVEL', 'loud'],
+    ['BUTIK_UCP_MODE', 'on'],
+    ['BUTIK_RATE_LIMITS', 'ucp:x'],
   ];
   for (const [name, value] of bad) {
     it(`rejects ${name}=${JSON.stringify(value)} with a ConfigError naming ${name}`, () => {
@@ -77,6 +79,45 @@ describe('loadConfig', () => {
     expect(error.message).toMatch(/PORT/);
     expect(error.message).toMatch(/BUTIK_SEED/);
   });
+});
+
+describe('UCP configuration', () => {
+  const handlersFile = (handlers: unknown) => {
+    const dir = mkdtempSync(join(tmpdir(), 'butik-ucp-'));
+    const file = join(dir, 'handlers.json');
+    writeFileSync(file, JSON.stringify(handlers));
+    return file;
+  };
+  const mock = {
+    id: 'mock_payment_handler', name: 'dev.ucp.mock_payment', version: '2026-01-11', spec: 'https://ucp.dev/specs/mock',
+    config_schema: 'https://ucp.dev/schemas/mock.json', instrument_schemas: [], config: {}, processor: 'mock',
+  };
+
+  it('is off by default and advertises the mock handler in test mode', () => {
+    expect(loadConfig({}).ucp).toEqual({ mode: 'off', paymentHandlers: [] });
+    expect(loadConfig({ BUTIK_UCP_MODE: 'test' }).ucp.paymentHandlers).toEqual([expect.objectContaining({ id: 'mock_payment_handler', processor: 'mock' })]);
+    expect(loadConfig({ BUTIK_RATE_LIMITS: 'ucp:20' }).rateLimits.ucp).toBe(20);
+  });
+
+  it('reads the handlers file in test mode', () => {
+    const config = loadConfig({ BUTIK_UCP_MODE: 'test', BUTIK_UCP_PAYMENT_HANDLERS: handlersFile([{ ...mock, id: 'cards' }]) });
+    expect(config.ucp.paymentHandlers.map((handler) => handler.id)).toEqual(['cards']);
+  });
+
+  const refused: Array<[string, Record<string, string>, RegExp]> = [
+    ['live mode without a handlers file', { BUTIK_UCP_MODE: 'live' }, /live mode needs a file/],
+    ['the mock processor in live mode', { BUTIK_UCP_MODE: 'live', BUTIK_UCP_PAYMENT_HANDLERS: handlersFile([mock]) }, /only runs in test mode/],
+    ['an unknown processor', { BUTIK_UCP_MODE: 'test', BUTIK_UCP_PAYMENT_HANDLERS: handlersFile([{ ...mock, processor: 'stripe' }]) }, /0\.processor/],
+    ['a handler id declared twice', { BUTIK_UCP_MODE: 'test', BUTIK_UCP_PAYMENT_HANDLERS: handlersFile([mock, mock]) }, /declared twice/],
+    ['a file that is not JSON', { BUTIK_UCP_MODE: 'test', BUTIK_UCP_PAYMENT_HANDLERS: handlersFile('x').replace('handlers.json', 'missing.json') }, /cannot read/],
+  ];
+  for (const [what, env, message] of refused) {
+    it(`refuses ${what}`, () => {
+      const error = configError(env);
+      expect(error.message).toMatch(/BUTIK_UCP_PAYMENT_HANDLERS/);
+      expect(error.message).toMatch(message);
+    });
+  }
 });
 
 describe('butik serve with a bad configuration', () => {

@@ -10,13 +10,14 @@ import type { Actor } from './actor.ts';
  */
 export async function appendAudit(
   db: Queryable,
-  entry: { record: AuditRecord; actor: Actor; channel: Channel; tool: string; at: Date },
+  entry: { record: AuditRecord; actor: Actor; channel: Channel; tool: string; at: Date; actorName?: string },
 ): Promise<string> {
   const [row] = await db.insert(auditEntries).values({
     at: entry.at,
     actorKind: entry.actor.kind,
     actorKeyId: entry.actor.kind === 'key' ? entry.actor.keyId : null,
-    actorName: actorName(entry.actor),
+    // A UCP platform calls without a key; its entries name the platform's profile instead of "anonymous".
+    actorName: entry.actorName ?? actorName(entry.actor),
     channel: entry.channel,
     tool: entry.tool,
     targetType: entry.record.targetType,

@@ -1,8 +1,11 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 
-/** CONTRACT §5: the three policies, each a fixed window starting at its first counted request. */
-export type PolicyName = 'anon' | 'preauth' | 'key';
+/**
+ * CONTRACT §5: the three policies, each a fixed window starting at its first counted request; `ucp` counts
+ * the UCP checkout routes per IP (issue 17).
+ */
+export type PolicyName = 'anon' | 'preauth' | 'key' | 'ucp';
 
 export type RateLimitState = {
   policy: PolicyName;
@@ -43,7 +46,7 @@ export type RateLimitSettings = {
   windowSeconds: number;
 };
 
-const POLICIES: readonly PolicyName[] = ['anon', 'preauth', 'key'];
+const POLICIES: readonly PolicyName[] = ['anon', 'preauth', 'key', 'ucp'];
 
 /** Counters in process memory: one instance, or the fallback while Redis is away. */
 export function memoryBackend(windowSeconds: number, keyPrefix = 'rl'): RateLimitBackend {

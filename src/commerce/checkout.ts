@@ -90,7 +90,7 @@ export async function checkoutCart(
  * Decrements stock in one guarded UPDATE, so concurrent checkouts never take it below zero (CONTRACT §9).
  * The returned row also snapshots the name and price the order is charged at; none when the stock is short.
  */
-async function takeStock(db: Queryable, item: CartLine, now: Date): Promise<OrderLine | undefined> {
+export async function takeStock(db: Queryable, item: CartLine, now: Date): Promise<OrderLine | undefined> {
   const [product] = await db.update(products)
     .set({ stock: sql`${products.stock} - ${item.quantity}`, updatedAt: now })
     .where(and(eq(products.id, item.productId), gte(products.stock, item.quantity), isNull(products.deletedAt)))

@@ -187,6 +187,10 @@ export const orders = pgTable('orders', {
   fxRate: doublePrecision('fx_rate').notNull().default(1),
   channel: text('channel').notNull(),
   acpSessionId: text('acp_session_id'),
+  /** The UCP checkout session that placed the order, and where it ships (issue 17). */
+  ucpCheckoutId: text('ucp_checkout_id'),
+  shippingRegion: text('shipping_region'),
+  shippingCountry: text('shipping_country'),
   confirmationEmailSentAt: at('confirmation_email_sent_at'),
   refundedAt: at('refunded_at'),
   disputedAt: at('disputed_at'),
@@ -365,3 +369,50 @@ export const customerAddresses = pgTable('customer_addresses', {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [index('customer_addresses_customer_idx').on(t.customerId)]);
+
+/**
+ * A UCP checkout session (issue 17): what the platform sent, kept as UCP shapes, over the Butik cart it owns.
+ * Prices, titles and options are computed from the catalog on every read until the session ends; `frozen`
+ * holds the answer it ended with (completed or canceled), so it never changes afterwards.
+ */
+export const ucpCheckoutSessions = pgTable('ucp_checkout_sessions', {
+  id: id(),
+  cartId: text('cart_id').notNull().references(() => carts.id),
+  /** The platform's profile URL from UCP-Agent; idempotency keys and key-less reads are scoped by it. */
+  platform: text('platform').notNull(),
+  status: text('status', { enum: ['incomplete', 'ready_for_complete', 'completed', 'canceled'] }).notNull(),
+  currency: text('currency').notNull(),
+  /** [{id, itemId, productId, quantity}]: UCP line item ids over the cart's product lines. */
+  lineItems: jsonb('line_items').$type<Array<{ id: string; itemId: string; productId: string; quantity: number }>>().notNull(),
+  buyer: jsonb('buyer').$type<Record<string, unknown>>(),
+  fulfillment: jsonb('fulfillment').$type<Record<string, unknown>>(),
+  discountCodes: jsonb('discount_codes').$type<string[]>(),
+  /** Instruments as sent, credentials removed: a credential is never stored. */
+  payment: jsonb('payment').$type<Record<string, unknown>>(),
+  frozen: jsonb('frozen').$type<Record<string, unknown>>(),
+  orderId: text('order_id'),
+  expiresAt: at('expires_at').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** The UCP order document of an order placed through UCP: expectations, events and adjustments as UCP shows them. */
+export const ucpOrders = pgTable('ucp_orders', {
+  orderId: text('order_id').primaryKey().references(() => orders.id, { onDelete: 'cascade' }),
+  checkoutId: text('checkout_id').notNull(),
+  document: jsonb('document').$type<Record<string, unknown>>().notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * The ES256 keys the shop signs with, published in /.well-known/ucp. Kept in the database so every instance
+ * signs with the same key; a retired key stays published until no signature made with it can still be checked.
+ */
+export const ucpSigningKeys = pgTable('ucp_signing_keys', {
+  kid: text('kid').primaryKey(),
+  privateJwk: jsonb('private_jwk').$type<Record<string, string>>().notNull(),
+  publicJwk: jsonb('public_jwk').$type<Record<string, string>>().notNull(),
+  createdAt: createdAt(),
+  retiredAt: at('retired_at'),
+});

@@ -9,7 +9,7 @@ import { startTcpRelay } from '../helpers/tcp-relay.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
-const quotas = { anon: 3, preauth: 5, key: 5 };
+const quotas = { anon: 3, preauth: 5, key: 5, ucp: 5 };
 
 function redisLimiter(url: string, keyPrefix: string, windowSeconds = 60): RateLimiter {
   return createRateLimiter({ quotas, windowSeconds }, redisBackend({ url, keyPrefix, windowSeconds, log: silent }));
@@ -65,7 +65,7 @@ describe.runIf(REDIS_URL)('a Redis limiter (REDIS_URL)', () => {
 
   it('counts atomically when many requests arrive at once', async () => {
     const limiter = createRateLimiter(
-      { quotas: { anon: 50, preauth: 5, key: 5 }, windowSeconds: 60 },
+      { quotas: { anon: 50, preauth: 5, key: 5, ucp: 5 }, windowSeconds: 60 },
       redisBackend({ url, keyPrefix: uniqueRedisPrefix(), windowSeconds: 60, log: silent }),
     );
     try {

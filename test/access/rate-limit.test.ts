@@ -47,7 +47,7 @@ describe('rate-limit headers (CONTRACT §5)', () => {
 
 describe('the in-memory limiter', () => {
   it('counts each policy and subject apart and refuses the request after the quota', async () => {
-    const limiter = createRateLimiter({ quotas: { anon: 2, preauth: 3, key: 1 }, windowSeconds: 60 });
+    const limiter = createRateLimiter({ quotas: { anon: 2, preauth: 3, key: 1, ucp: 1 }, windowSeconds: 60 });
     const anon = [await limiter.consume('anon', '10.0.0.1'), await limiter.consume('anon', '10.0.0.1'), await limiter.consume('anon', '10.0.0.1')];
     expect(anon.map((s) => [s.remaining, s.exceeded])).toEqual([[1, false], [0, false], [0, true]]);
     expect(anon[2]?.resetSeconds).toBeGreaterThanOrEqual(59);

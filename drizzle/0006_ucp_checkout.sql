@@ -1,0 +1,39 @@
+CREATE TABLE "ucp_checkout_sessions" (
+	"id" text PRIMARY KEY NOT NULL,
+	"cart_id" text NOT NULL,
+	"platform" text NOT NULL,
+	"status" text NOT NULL,
+	"currency" text NOT NULL,
+	"line_items" jsonb NOT NULL,
+	"buyer" jsonb,
+	"fulfillment" jsonb,
+	"discount_codes" jsonb,
+	"payment" jsonb,
+	"frozen" jsonb,
+	"order_id" text,
+	"expires_at" timestamp with time zone NOT NULL,
+	"created_at" timestamp with time zone DEFAULT date_trunc('milliseconds', now()) NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT date_trunc('milliseconds', now()) NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "ucp_orders" (
+	"order_id" text PRIMARY KEY NOT NULL,
+	"checkout_id" text NOT NULL,
+	"document" jsonb NOT NULL,
+	"created_at" timestamp with time zone DEFAULT date_trunc('milliseconds', now()) NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT date_trunc('milliseconds', now()) NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "ucp_signing_keys" (
+	"kid" text PRIMARY KEY NOT NULL,
+	"private_jwk" jsonb NOT NULL,
+	"public_jwk" jsonb NOT NULL,
+	"created_at" timestamp with time zone DEFAULT date_trunc('milliseconds', now()) NOT NULL,
+	"retired_at" timestamp with time zone
+);
+--> statement-breakpoint
+ALTER TABLE "orders" ADD COLUMN "ucp_checkout_id" text;--> statement-breakpoint
+ALTER TABLE "orders" ADD COLUMN "shipping_region" text;--> statement-breakpoint
+ALTER TABLE "orders" ADD COLUMN "shipping_country" text;--> statement-breakpoint
+ALTER TABLE "ucp_checkout_sessions" ADD CONSTRAINT "ucp_checkout_sessions_cart_id_carts_id_fk" FOREIGN KEY ("cart_id") REFERENCES "carts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "ucp_orders" ADD CONSTRAINT "ucp_orders_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "orders"("id") ON DELETE cascade ON UPDATE no action;

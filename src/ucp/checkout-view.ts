@@ -1,0 +1,189 @@
+import type { Queryable } from '../db/client.ts';
+import type { ucpCheckoutSessions } from '../db/schema.ts';
+import { readSettings } from '../shop/settings.ts';
+import { UCP_VERSION } from './agent-header.ts';
+import { discountsByCode, freeShippingPromotions, hasAnyRate, productsById, ratesFor } from './catalog.ts';
+import type { CatalogProduct } from './catalog.ts';
+import { publishedHandlers } from './payment-handlers.ts';
+import type { PaymentHandlerDeclaration } from './payment-handlers.ts';
+import { applyDiscounts, optionFromSettings, optionsFromRates, shipsFree } from './pricing.ts';
+import type { AppliedDiscount, FulfillmentOption, Warning } from './pricing.ts';
+import type { PostalAddress } from './schemas.ts';
+
+export type SessionRow = typeof ucpCheckoutSessions.$inferSelect;
+export type StoredDestination = PostalAddress & { id: string };
+export type StoredMethod = {
+  id: string;
+  type: 'shipping' | 'pickup';
+  destinations: StoredDestination[];
+  selected_destination_id: string | null;
+  groups: Array<{ id: string; selected_option_id: string | null }>;
+};
+export type StoredFulfillment = { methods: StoredMethod[] };
+
+/** The capabilities this server implements, named in every answer's `ucp` member. */
+export const CAPABILITIES = [
+  'dev.ucp.shopping.checkout', 'dev.ucp.shopping.fulfillment', 'dev.ucp.shopping.discount', 'dev.ucp.shopping.buyer_consent',
+].map((name) => ({ name, version: UCP_VERSION }));
+
+export const ucpEnvelope = (capabilities = CAPABILITIES) => ({ version: UCP_VERSION, capabilities });
+
+type ErrorMessage = { type: 'error'; code: string; path: string; content: string; severity: 'recoverable' };
+
+const missing = (path: string, content: string): ErrorMessage => ({ type: 'error', code: 'missing', path, content, severity: 'recoverable' });
+
+export type PricedLine = { id: string; itemId: string; productId: string; title: string; price: number; quantity: number; imageUrl?: string };
+
+/** A session priced against today's catalog: what the view shows and what completion charges. */
+export type Pricing = {
+  lines: PricedLine[];
+  subtotal: number;
+  discount: number;
+  applied: AppliedDiscount[];
+  /** The selected option and where it ships, when both are chosen. */
+  shipping: { option: FulfillmentOption; destination: StoredDestination; method: StoredMethod } | null;
+  total: number;
+  ready: boolean;
+};
+
+export type ViewSettings = { handlers: readonly PaymentHandlerDeclaration[]; baseUrl: string; now: Date };
+
+/**
+ * The checkout as UCP answers it. An open session is priced from the catalog on every read; a completed or
+ * canceled one answers what it ended with. Empty optional members are left out.
+ */
+export async function renderCheckout(db: Queryable, session: SessionRow, settings: ViewSettings): Promise<{ view: Record<string, unknown>; pricing: Pricing }> {
+  const shop = await readSettings(db);
+  const products = await productsById(db, session.lineItems.map((line) => line.productId));
+  const messages: Array<ErrorMessage | Warning> = [];
+
+  const lines: PricedLine[] = session.lineItems.map((line, index) => {
+    const product: CatalogProduct | undefined = products.get(line.productId);
+    if (!product || product.stock < line.quantity) {
+      messages.push({ type: 'error', code: 'out_of_stock', path: `$.line_items[${index}]`, content: `Insufficient stock for item ${line.itemId}`, severity: 'recoverable' });
+    }
+    return {
+      id: line.id,
+      itemId: line.itemId,
+      productId: line.productId,
+      title: product?.title ?? line.itemId,
+      price: product?.price ?? 0,
+      quantity: line.quantity,
+      ...(product?.imageUrl ? { imageUrl: product.imageUrl } : {}),
+    };
+  });
+  const subtotal = lines.reduce((sum, line) => sum + line.price * line.quantity, 0);
+  const codes = session.discountCodes ?? [];
+  const discounts = applyDiscounts(codes, subtotal, await discountsByCode(db, codes), settings.now);
+  messages.push(...discounts.warnings);
+  const afterDiscounts = subtotal - discounts.discount;
+
+  const fulfillment = session.fulfillment as StoredFulfillment | null;
+  const shipping = await chooseShipping(db, fulfillment, {
+    shop, afterDiscounts, itemIds: lines.map((line) => line.itemId), lineIds: lines.map((line) => line.id), messages,
+  });
+  const shippingAmount = shipping.selected ? optionAmount(shipping.selected.option) : 0;
+  const total = afterDiscounts + shippingAmount;
+  const ready = !messages.some((message) => message.type === 'error');
+
+  const view: Record<string, unknown> = {
+    ucp: ucpEnvelope(),
+    id: session.id,
+    status: ready ? 'ready_for_complete' : 'incomplete',
+    currency: session.currency,
+    line_items: lines.map((line) => ({
+      id: line.id,
+      item: { id: line.itemId, title: line.title, price: line.price, ...(line.imageUrl ? { image_url: line.imageUrl } : {}) },
+      quantity: line.quantity,
+      totals: [{ type: 'subtotal', amount: line.price * line.quantity }, { type: 'total', amount: line.price * line.quantity }],
+    })),
+    ...(session.buyer ? { buyer: session.buyer } : {}),
+    totals: [
+      { type: 'subtotal', amount: subtotal },
+      ...(discounts.discount > 0 ? [{ type: 'discount', amount: discounts.discount }] : []),
+      ...(shipping.selected ? [{ type: 'fulfillment', amount: shippingAmount }] : []),
+      { type: 'total', amount: total },
+    ],
+    ...(messages.length > 0 ? { messages } : {}),
+    links: [],
+    expires_at: session.expiresAt.toISOString(),
+    payment: { handlers: publishedHandlers(settings.handlers), ...(session.payment ?? {}) },
+    ...(shipping.view ? { fulfillment: shipping.view } : {}),
+    ...(session.discountCodes ? { discounts: { codes: session.discountCodes, ...(discounts.applied.length > 0 ? { applied: discounts.applied } : {}) } } : {}),
+  };
+  return {
+    view,
+    pricing: { lines, subtotal, discount: discounts.discount, applied: discounts.applied, shipping: shipping.selected, total, ready },
+  };
+}
+
+type ShippingInputs = {
+  shop: Awaited<ReturnType<typeof readSettings>>;
+  afterDiscounts: number;
+  itemIds: string[];
+  lineIds: string[];
+  messages: Array<ErrorMessage | Warning>;
+};
+
+/**
+ * The fulfillment member and the chosen option. Everything ships (Butik sells physical goods), so a checkout
+ * needs one shipping method with a selected destination that names its country, and a selected option in its
+ * first group. Every method and group covers all lines: a Butik order ships as one parcel.
+ */
+async function chooseShipping(db: Queryable, fulfillment: StoredFulfillment | null, inputs: ShippingInputs) {
+  const { messages, lineIds } = inputs;
+  const methods = fulfillment?.methods ?? [];
+  methods.forEach((candidate, index) => {
+    if (candidate.type === 'pickup') {
+      messages.push({ type: 'error', code: 'invalid', path: `$.fulfillment.methods[${index}].type`, content: 'Pickup is not offered; use a shipping method', severity: 'recoverable' });
+    }
+  });
+  const method = methods.find((candidate) => candidate.type === 'shipping');
+  if (!method) {
+    messages.push(missing('$.fulfillment', 'Fulfillment address is required'));
+    return { view: methods.length > 0 ? { methods: methods.map((candidate) => renderMethod(candidate, lineIds, candidate.groups)) } : null, selected: null };
+  }
+  const index = methods.indexOf(method);
+  const destination = method.destinations.find((candidate) => candidate.id === method.selected_destination_id);
+  const country = destination?.address_country;
+  const options = country ? await optionsFor(db, country, inputs) : undefined;
+  const firstGroup = method.groups[0];
+  const option = options?.find((candidate) => candidate.id === firstGroup?.selected_option_id);
+  if (!destination) {
+    messages.push(missing(`$.fulfillment.methods[${index}].selected_destination_id`, 'Fulfillment address is required'));
+  } else if (!country) {
+    const at = method.destinations.indexOf(destination);
+    messages.push(missing(`$.fulfillment.methods[${index}].destinations[${at}].address_country`, 'Fulfillment address country is required'));
+  } else if (!option) {
+    messages.push(missing(`$.fulfillment.methods[${index}].groups[0].selected_option_id`, 'Please select a fulfillment option'));
+  }
+  const groups = method.groups.map((group) => ({ ...group, line_item_ids: lineIds, ...(options ? { options } : {}) }));
+  return {
+    view: { methods: methods.map((candidate) => renderMethod(candidate, lineIds, candidate === method ? groups : candidate.groups)) },
+    selected: destination && option ? { option, destination, method } : null,
+  };
+}
+
+function renderMethod(method: StoredMethod, lineIds: readonly string[], groups: readonly object[]) {
+  return {
+    id: method.id,
+    type: method.type,
+    line_item_ids: lineIds,
+    ...(method.destinations.length > 0 ? { destinations: method.destinations } : {}),
+    ...(method.selected_destination_id ? { selected_destination_id: method.selected_destination_id } : {}),
+    ...(groups.length > 0 ? { groups } : {}),
+  };
+}
+
+function optionAmount(option: FulfillmentOption): number {
+  return option.totals.find((total) => total.type === 'total')?.amount ?? 0;
+}
+
+async function optionsFor(db: Queryable, country: string, inputs: ShippingInputs): Promise<FulfillmentOption[]> {
+  const promotions = await freeShippingPromotions(db);
+  const free = shipsFree(promotions, inputs.afterDiscounts, inputs.itemIds);
+  const rates = await ratesFor(db, country);
+  if (rates.length > 0) return optionsFromRates(rates, country, free);
+  // A country the rates do not cover, in a shop that has rates, gets no option; a shop without any rates ships flat.
+  return (await hasAnyRate(db)) ? [] : [optionFromSettings(inputs.shop, inputs.afterDiscounts, free)];
+}

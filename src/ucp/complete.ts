@@ -1,0 +1,175 @@
+import { eq } from 'drizzle-orm';
+import { appendAudit } from '../access/audit-log.ts';
+import { lockOpenCartWithLines } from '../commerce/carts.ts';
+import { takeStock } from '../commerce/checkout.ts';
+import { consumeDiscount } from '../commerce/discounts.ts';
+import type { Db, Queryable } from '../db/client.ts';
+import { carts, orderItems, orders, ucpCheckoutSessions, ucpOrders } from '../db/schema.ts';
+import { vatOf } from '../domain/pricing.ts';
+import { ToolError } from '../errors/tool-error.ts';
+import type { Log } from '../log.ts';
+import { renderCheckout } from './checkout-view.ts';
+import type { Pricing, SessionRow, ViewSettings } from './checkout-view.ts';
+import { invalidRequest, UcpError } from './errors.ts';
+import { orderDocument } from './order-document.ts';
+import type { PaymentHandlerDeclaration } from './payment-handlers.ts';
+import { processorNamed } from './processors.ts';
+import type { PaymentProcessor } from './processors.ts';
+import type { CompleteCheckout } from './schemas.ts';
+import { findSession, openSession, requireOpen } from './sessions.ts';
+
+export type CompleteSettings = ViewSettings & { log: Log; platform: string; idempotencyKey: string };
+
+const NOT_READY = 'Fulfillment address and option must be selected before completion.';
+
+/**
+ * Complete: readiness, then authorization with the handler's processor, then one transaction on the path
+ * cart.checkout takes (stock, discount uses, order), then capture. Whatever fails after authorization voids it.
+ */
+export async function completeSession(db: Db, id: string, request: CompleteCheckout, settings: CompleteSettings): Promise<Record<string, unknown>> {
+  const session = requireOpen(await findSession(db, id), 'complete', settings.now);
+  const { pricing } = await renderCheckout(db, session, settings);
+  if (!pricing.ready) throw invalidRequest(pricing.shipping ? 'The checkout is not ready for completion; see its messages.' : NOT_READY);
+  const handler = settings.handlers.find((candidate) => candidate.id === request.payment_data.handler_id);
+  if (!handler) throw invalidRequest(`Unsupported payment handler: ${request.payment_data.handler_id}`);
+
+  const processor = processorNamed(handler.processor);
+  const authorization = await processor.authorize({
+    amount: pricing.total,
+    currency: session.currency,
+    instrument: request.payment_data,
+    checkoutId: session.id,
+    idempotencyKey: `${session.id}:${settings.idempotencyKey}`,
+  });
+  if (authorization.outcome === 'declined') {
+    throw new UcpError(402, 'PAYMENT_FAILED', authorization.message, { severity: 'requires_buyer_input' });
+  }
+  if (authorization.outcome === 'requires_action') {
+    const { view } = await renderCheckout(db, session, settings);
+    return {
+      ...view,
+      status: 'requires_escalation',
+      continue_url: authorization.continueUrl,
+      messages: [{ type: 'error', code: 'payment_requires_action', content: 'The payment needs the buyer to confirm it with the payment provider.', severity: 'requires_buyer_input' }],
+    };
+  }
+
+  try {
+    const completed = await db.transaction((tx) => placeOrder(tx, id, pricing.total, { ...settings, handler, reference: authorization.reference, request }));
+    await capture(processor, authorization.reference, pricing.total, settings.log);
+    return completed;
+  } catch (error) {
+    await processor.void(authorization.reference).catch((voidError: unknown) => {
+      settings.log.error({ err: voidError, checkoutId: id }, 'ucp: voiding an authorization failed; void it at the processor');
+    });
+    throw error;
+  }
+}
+
+async function capture(processor: PaymentProcessor, reference: string, amount: number, log: Log): Promise<void> {
+  try {
+    await processor.capture(reference, amount);
+  } catch (error) {
+    // The order stands and is marked paid by its authorization; an operator settles the capture with the processor.
+    log.error({ err: error, reference }, 'ucp: capturing a payment failed after the order was placed');
+  }
+}
+
+type Placement = CompleteSettings & { handler: PaymentHandlerDeclaration; reference: string; request: CompleteCheckout };
+
+/**
+ * The order, in one transaction. Lock order as cart.checkout's: the session (then its cart), the discount rows
+ * in code order, the product rows by id; the total is priced again under the locks and must be the one authorized.
+ */
+async function placeOrder(tx: Queryable, id: string, authorized: number, placement: Placement): Promise<Record<string, unknown>> {
+  const session = await openSession(tx, id, 'complete', placement.now);
+  const { cart, items } = await lockOpenCartWithLines(tx, session.cartId);
+  const { view, pricing } = await renderCheckout(tx, session, placement);
+  if (!pricing.ready || !pricing.shipping) throw invalidRequest(NOT_READY);
+  if (pricing.total !== authorized) {
+    throw new UcpError(409, 'PRICE_CHANGED', `The checkout total changed from ${authorized} to ${pricing.total}; review the checkout and complete it again.`);
+  }
+  const now = placement.now;
+  for (const applied of [...pricing.applied].sort((a, b) => (a.code < b.code ? -1 : 1))) {
+    try {
+      await consumeDiscount(tx, applied.code, now);
+    } catch (error) {
+      if (error instanceof ToolError) throw new UcpError(409, 'DISCOUNT_UNAVAILABLE', `Discount code ${applied.code} can no longer be used; update the checkout's discounts.`);
+      throw error;
+    }
+  }
+  const itemIdOf = new Map(session.lineItems.map((line) => [line.productId, line.itemId]));
+  const taken = [];
+  for (const item of items) {
+    const line = await takeStock(tx, item, now);
+    if (!line) throw new UcpError(409, 'OUT_OF_STOCK', `Item ${itemIdOf.get(item.productId) ?? item.productId} is out of stock`);
+    taken.push(line);
+  }
+
+  const order = await insertOrder(tx, session, pricing, placement);
+  await tx.insert(orderItems).values(taken.map((line) => ({ orderId: order.id, ...line })));
+  await tx.update(carts).set({ status: 'closed', orderId: order.id, updatedAt: now }).where(eq(carts.id, cart.id));
+  const permalink = `${placement.baseUrl}/orders/${order.id}`;
+  const { messages: _messages, ...rest } = view;
+  const frozen = { ...rest, status: 'completed', order: { id: order.id, permalink_url: permalink } };
+  await tx.update(ucpCheckoutSessions).set({ status: 'completed', orderId: order.id, frozen, updatedAt: now }).where(eq(ucpCheckoutSessions.id, id));
+  await tx.insert(ucpOrders).values({ orderId: order.id, checkoutId: id, document: orderDocument(order.id, id, permalink, pricing), createdAt: now, updatedAt: now });
+  await appendAudit(tx, {
+    record: { targetType: 'order', targetId: order.id, before: null, after: { ...order, ucpCheckoutId: id } },
+    actor: { kind: 'anonymous', ip: '' },
+    actorName: placement.platform || 'ucp',
+    channel: 'rest',
+    tool: 'ucp.complete_checkout',
+    at: now,
+  });
+  return frozen;
+}
+
+function fullName(address: { full_name?: string; first_name?: string; last_name?: string } | undefined): string | undefined {
+  if (!address) return undefined;
+  return address.full_name ?? ([address.first_name, address.last_name].filter(Boolean).join(' ') || undefined);
+}
+
+async function insertOrder(tx: Queryable, session: SessionRow, pricing: Pricing, placement: Placement) {
+  const shipping = pricing.shipping;
+  if (!shipping) throw invalidRequest(NOT_READY);
+  const { destination } = shipping;
+  const buyer = (session.buyer ?? {}) as { email?: string; phone_number?: string; full_name?: string; first_name?: string; last_name?: string };
+  const billing = placement.request.payment_data.billing_address;
+  const shippingAmount = shipping.option.totals.find((total) => total.type === 'total')?.amount ?? 0;
+  const [order] = await tx.insert(orders).values({
+    email: buyer.email ?? '',
+    status: 'paid',
+    paidAt: placement.now,
+    shippingName: fullName(destination) ?? fullName(buyer) ?? '',
+    shippingAddress: [destination.street_address, destination.extended_address].filter(Boolean).join(', '),
+    shippingZip: destination.postal_code ?? '',
+    shippingCity: destination.address_locality ?? '',
+    shippingRegion: destination.address_region ?? null,
+    shippingCountry: destination.address_country ?? null,
+    billingName: fullName(billing) ?? null,
+    billingAddress: billing?.street_address ?? null,
+    billingZip: billing?.postal_code ?? null,
+    billingCity: billing?.address_locality ?? null,
+    billingCountry: billing?.address_country ?? null,
+    phoneNumber: buyer.phone_number ?? destination.phone_number ?? null,
+    subtotalDkk: pricing.subtotal,
+    discountDkk: pricing.discount,
+    shippingDkk: shippingAmount,
+    totalDkk: pricing.total,
+    vatOere: vatOf(pricing.total),
+    discountCode: pricing.applied.map((applied) => applied.code).join(',') || null,
+    isAiGenerated: true,
+    aiAgentSource: placement.platform || 'ucp',
+    paymentMethod: 'card',
+    processorPaymentIntentId: placement.reference,
+    currency: session.currency,
+    fxRate: 1,
+    channel: 'ucp',
+    ucpCheckoutId: session.id,
+    createdAt: placement.now,
+    updatedAt: placement.now,
+  }).returning();
+  if (!order) throw new Error('order insert returned no row');
+  return order;
+}

@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import type { Pricing } from './checkout-view.ts';
+
+/**
+ * The UCP order an order placed through UCP starts as (order.json): its lines, one shipping expectation to the
+ * selected destination described by the option's title, no events yet, and the checkout's totals.
+ */
+export function orderDocument(orderId: string, checkoutId: string, permalink: string, pricing: Pricing): Record<string, unknown> {
+  const shipping = pricing.shipping;
+  const lineRefs = pricing.lines.map((line) => ({ id: line.id, quantity: line.quantity }));
+  const shippingAmount = shipping?.option.totals.find((total) => total.type === 'total')?.amount ?? 0;
+  const { id: _destinationId, ...destination } = shipping?.destination ?? { id: '' };
+  return {
+    id: orderId,
+    checkout_id: checkoutId,
+    permalink_url: permalink,
+    line_items: pricing.lines.map((line) => ({
+      id: line.id,
+      item: { id: line.itemId, title: line.title, price: line.price, ...(line.imageUrl ? { image_url: line.imageUrl } : {}) },
+      quantity: { total: line.quantity, fulfilled: 0 },
+      totals: [{ type: 'subtotal', amount: line.price * line.quantity }, { type: 'total', amount: line.price * line.quantity }],
+      status: 'processing',
+    })),
+    fulfillment: {
+      expectations: shipping ? [{
+        id: `exp_${randomUUID()}`,
+        line_items: lineRefs,
+        method_type: 'shipping',
+        destination,
+        description: shipping.option.title,
+      }] : [],
+      events: [],
+    },
+    adjustments: [],
+    totals: [
+      { type: 'subtotal', amount: pricing.subtotal },
+      ...(pricing.discount > 0 ? [{ type: 'discount', amount: pricing.discount }] : []),
+      ...(shipping ? [{ type: 'fulfillment', amount: shippingAmount }] : []),
+      { type: 'total', amount: pricing.total },
+    ],
+  };
+}

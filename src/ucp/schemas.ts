@@ -1,0 +1,104 @@
+import { z } from 'zod';
+
+/**
+ * Request shapes of UCP 2026-01-11 (spec/schemas/shopping, with the fulfillment, discount and buyer_consent
+ * extensions), as zod. Unknown members are dropped, as the spec's additionalProperties allow; response-only
+ * members a platform echoes back (titles, prices, totals, options) are ignored: the catalog decides them.
+ */
+const Text = z.string().max(1000);
+const Id = z.string().min(1).max(200);
+
+export const PostalAddress = z.object({
+  extended_address: Text.optional(),
+  street_address: Text.optional(),
+  address_locality: Text.optional(),
+  address_region: Text.optional(),
+  address_country: z.string().regex(/^[A-Za-z]{2}$/, 'an ISO 3166-1 alpha-2 country code, e.g. US').transform((code) => code.toUpperCase()).optional(),
+  postal_code: Text.optional(),
+  first_name: Text.optional(),
+  last_name: Text.optional(),
+  full_name: Text.optional(),
+  phone_number: Text.optional(),
+});
+export type PostalAddress = z.infer<typeof PostalAddress>;
+
+const Destination = PostalAddress.extend({ id: Id.optional() });
+
+const Group = z.object({
+  id: Id.optional(),
+  selected_option_id: Id.nullable().optional(),
+});
+
+const Method = z.object({
+  id: Id.optional(),
+  type: z.enum(['shipping', 'pickup']).optional(),
+  line_item_ids: z.array(Id).max(100).optional(),
+  destinations: z.array(Destination).max(20).optional(),
+  selected_destination_id: Id.nullable().optional(),
+  groups: z.array(Group).max(20).optional(),
+});
+export type MethodInput = z.infer<typeof Method>;
+
+const Fulfillment = z.object({ methods: z.array(Method).max(5).optional() });
+
+const LineItem = z.object({
+  id: Id.optional(),
+  item: z.object({ id: Id }),
+  // The only bound before the stock check: a quantity above stock is "Insufficient stock", whatever its size.
+  quantity: z.int().min(1),
+});
+export type LineItemInput = z.infer<typeof LineItem>;
+
+const Consent = z.object({
+  analytics: z.boolean().optional(),
+  preferences: z.boolean().optional(),
+  marketing: z.boolean().optional(),
+  sale_of_data: z.boolean().optional(),
+});
+
+export const Buyer = z.object({
+  first_name: Text.optional(),
+  last_name: Text.optional(),
+  full_name: Text.optional(),
+  email: z.string().max(320).optional(),
+  phone_number: Text.optional(),
+  consent: Consent.optional(),
+});
+export type Buyer = z.infer<typeof Buyer>;
+
+/** A payment instrument (card_payment_instrument); its credential is read by the processor and never stored. */
+export const Instrument = z.looseObject({
+  id: Id,
+  handler_id: Id,
+  type: z.string().min(1).max(100),
+  credential: z.looseObject({ type: z.string().max(100) }).optional(),
+  billing_address: PostalAddress.optional(),
+});
+export type InstrumentInput = z.infer<typeof Instrument>;
+
+const Payment = z.object({
+  selected_instrument_id: Id.optional(),
+  instruments: z.array(Instrument).max(10).optional(),
+});
+
+const Discounts = z.object({ codes: z.array(z.string().min(1).max(100)).max(20).optional() });
+
+export const CreateCheckout = z.object({
+  line_items: z.array(LineItem).min(1).max(100),
+  currency: z.string().regex(/^[A-Za-z]{3}$/, 'an ISO 4217 currency code').transform((code) => code.toUpperCase()),
+  buyer: Buyer.optional(),
+  payment: Payment.optional(),
+  fulfillment: Fulfillment.optional(),
+  discounts: Discounts.optional(),
+});
+export type CreateCheckout = z.infer<typeof CreateCheckout>;
+
+/** PUT: every top-level member optional; a sent one replaces the stored one, an absent one is kept. */
+export const UpdateCheckout = CreateCheckout.partial().extend({ id: Id.optional() });
+export type UpdateCheckout = z.infer<typeof UpdateCheckout>;
+
+export const CompleteCheckout = z.object({
+  payment_data: Instrument,
+  risk_signals: z.record(z.string(), z.unknown()).optional(),
+});
+export type CompleteCheckout = z.infer<typeof CompleteCheckout>;
