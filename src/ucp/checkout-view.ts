@@ -44,6 +44,8 @@ export type Pricing = {
   shipping: { option: FulfillmentOption; destination: StoredDestination; method: StoredMethod } | null;
   total: number;
   ready: boolean;
+  /** The item ids whose stock no longer covers their line. */
+  outOfStock: string[];
 };
 
 export type ViewSettings = { handlers: readonly PaymentHandlerDeclaration[]; baseUrl: string; now: Date };
@@ -56,10 +58,12 @@ export async function renderCheckout(db: Queryable, session: SessionRow, setting
   const shop = await readSettings(db);
   const products = await productsById(db, session.lineItems.map((line) => line.productId));
   const messages: Array<ErrorMessage | Warning> = [];
+  const outOfStock: string[] = [];
 
   const lines: PricedLine[] = session.lineItems.map((line, index) => {
     const product: CatalogProduct | undefined = products.get(line.productId);
     if (!product || product.stock < line.quantity) {
+      outOfStock.push(line.itemId);
       messages.push({ type: 'error', code: 'out_of_stock', path: `$.line_items[${index}]`, content: `Insufficient stock for item ${line.itemId}`, severity: 'recoverable' });
     }
     return {
@@ -113,7 +117,7 @@ export async function renderCheckout(db: Queryable, session: SessionRow, setting
   };
   return {
     view,
-    pricing: { lines, subtotal, discount: discounts.discount, applied: discounts.applied, shipping: shipping.selected, total, ready },
+    pricing: { lines, subtotal, discount: discounts.discount, applied: discounts.applied, shipping: shipping.selected, total, ready, outOfStock },
   };
 }
 

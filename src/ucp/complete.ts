@@ -29,7 +29,7 @@ const NOT_READY = 'Fulfillment address and option must be selected before comple
 export async function completeSession(db: Db, id: string, request: CompleteCheckout, settings: CompleteSettings): Promise<Record<string, unknown>> {
   const session = requireOpen(await findSession(db, id), 'complete', settings.now);
   const { pricing } = await renderCheckout(db, session, settings);
-  if (!pricing.ready) throw invalidRequest(pricing.shipping ? 'The checkout is not ready for completion; see its messages.' : NOT_READY);
+  requireReady(pricing);
   const handler = settings.handlers.find((candidate) => candidate.id === request.payment_data.handler_id);
   if (!handler) throw invalidRequest(`Unsupported payment handler: ${request.payment_data.handler_id}`);
 
@@ -66,6 +66,15 @@ export async function completeSession(db: Db, id: string, request: CompleteCheck
   }
 }
 
+/** Stock gone since the session was priced is a conflict (409); anything else missing is the platform's to send (400). */
+function requireReady(pricing: Pricing): void {
+  const [short] = pricing.outOfStock;
+  if (short !== undefined) throw outOfStock(short);
+  if (!pricing.ready || !pricing.shipping) throw invalidRequest(NOT_READY);
+}
+
+const outOfStock = (itemId: string) => new UcpError(409, 'OUT_OF_STOCK', `Item ${itemId} is out of stock`);
+
 async function capture(processor: PaymentProcessor, reference: string, amount: number, log: Log): Promise<void> {
   try {
     await processor.capture(reference, amount);
@@ -85,7 +94,7 @@ async function placeOrder(tx: Queryable, id: string, authorized: number, placeme
   const session = await openSession(tx, id, 'complete', placement.now);
   const { cart, items } = await lockOpenCartWithLines(tx, session.cartId);
   const { view, pricing } = await renderCheckout(tx, session, placement);
-  if (!pricing.ready || !pricing.shipping) throw invalidRequest(NOT_READY);
+  requireReady(pricing);
   if (pricing.total !== authorized) {
     throw new UcpError(409, 'PRICE_CHANGED', `The checkout total changed from ${authorized} to ${pricing.total}; review the checkout and complete it again.`);
   }
@@ -102,7 +111,7 @@ async function placeOrder(tx: Queryable, id: string, authorized: number, placeme
   const taken = [];
   for (const item of items) {
     const line = await takeStock(tx, item, now);
-    if (!line) throw new UcpError(409, 'OUT_OF_STOCK', `Item ${itemIdOf.get(item.productId) ?? item.productId} is out of stock`);
+    if (!line) throw outOfStock(itemIdOf.get(item.productId) ?? item.productId);
     taken.push(line);
   }
 

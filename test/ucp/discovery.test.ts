@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { flowerShop, ucp } from './helpers.ts';
+
+let t: TestApp;
+beforeAll(async () => { t = await flowerShop({ env: { BUTIK_RATE_LIMITS: 'anon:1000,preauth:1000,key:1000,ucp:3' } }); });
+afterAll(async () => { await t?.close(); });
+
+describe('/.well-known/ucp', () => {
+  it('publishes the shopping service at BASE_URL, the capabilities, the handlers and a public ES256 key', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/.well-known/ucp' });
+    expect(response.statusCode).toBe(200);
+    const profile = JSON.parse(response.body);
+    expect(profile.ucp).toMatchObject({
+      version: '2026-01-11',
+      services: { 'dev.ucp.shopping': { version: '2026-01-11', rest: { schema: 'https://ucp.dev/services/shopping/rest.openapi.json', endpoint: 'http://butik.test' } } },
+    });
+    expect(profile.ucp.capabilities.map((capability: { name: string }) => capability.name)).toEqual([
+      'dev.ucp.shopping.checkout', 'dev.ucp.shopping.order', 'dev.ucp.shopping.fulfillment', 'dev.ucp.shopping.discount', 'dev.ucp.shopping.buyer_consent',
+    ]);
+    expect(profile.payment.handlers).toEqual([expect.objectContaining({ id: 'mock_payment_handler', name: 'dev.ucp.mock_payment' })]);
+    expect(profile.payment.handlers[0]).not.toHaveProperty('processor');
+    expect(profile.signing_keys).toEqual([{ kid: expect.stringMatching(/^butik-/), kty: 'EC', crv: 'P-256', x: expect.any(String), y: expect.any(String), use: 'sig', alg: 'ES256' }]);
+    const again = JSON.parse((await t.app.inject({ method: 'GET', url: '/.well-known/ucp' })).body);
+    expect(again.signing_keys).toEqual(profile.signing_keys);
+  });
+
+  it('is not counted by the ucp rate limit, which counts the checkout routes per IP', async () => {
+    for (let i = 0; i < 5; i += 1) expect((await t.app.inject({ method: 'GET', url: '/.well-known/ucp' })).statusCode).toBe(200);
+    const statuses = [];
+    for (let i = 0; i < 4; i += 1) statuses.push(await ucp(t, 'GET', '/checkout-sessions/none'));
+    expect(statuses.map((answer) => answer.status)).toEqual([404, 404, 404, 429]);
+    expect(statuses[3]?.body.code).toBe('RATE_LIMITED');
+    expect(Number(statuses[3]?.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
+describe('BUTIK_UCP_MODE=off', () => {
+  it('serves none of the UCP routes', async () => {
+    const off = await createTestApp();
+    try {
+      expect((await off.app.inject({ method: 'GET', url: '/.well-known/ucp' })).statusCode).toBe(404);
+      expect((await ucp(off, 'POST', '/checkout-sessions', {})).status).toBe(404);
+    } finally {
+      await off.close();
+    }
+  });
+});
