@@ -25,6 +25,7 @@ import { createOAuthServer } from './oauth/server.ts';
 import type { Services } from './services.ts';
 import { siteRoutes } from './site/routes.ts';
 import { ucpRoutes } from './ucp/routes.ts';
+import { webhookDelivery } from './ucp/webhooks.ts';
 import type { AnyTool } from './tools/define-tool.ts';
 import type { ToolRuntime } from './tools/invoke.ts';
 import { ALL_TOOLS, buildRegistry } from './tools/registry.ts';
@@ -44,6 +45,8 @@ export type AppOptions = {
   clock?: () => Date;
   tools?: readonly AnyTool[];
   limiter?: RateLimiter;
+  /** UCP webhook polling and first retry; tests shorten them. */
+  webhookTiming?: { pollMs?: number; firstRetryMs?: number };
   /** false silences request logs (tests); default: pino JSON at config.logLevel. */
   logger?: boolean;
 };
@@ -126,7 +129,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
     void app.register(routes, { services });
   }
   void app.register(oauthRoutes, { services, oauth, masterKey: options.masterKey });
-  if (config.ucp.mode !== 'off') void app.register(ucpRoutes, { services });
+  if (config.ucp.mode !== 'off') {
+    const delivery = webhookDelivery({
+      db: database.db, policy: config.ucp.mode, log: app.log, baseUrl: () => baseUrl, clock, ...options.webhookTiming,
+    });
+    app.addHook('onClose', async () => delivery.close());
+    void app.register(ucpRoutes, { services, delivery });
+  }
   return app;
 }
 

@@ -10,6 +10,7 @@ import { toIso } from '../schema/common.ts';
 import type { OrderRecord, OrderSummary, Shipment } from '../schema/order.ts';
 import type { ToolContext } from '../context.ts';
 import { releaseDiscount } from './discounts.ts';
+import { feedStatusChange } from './order-feed.ts';
 import type { Queryable } from '../db/client.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -150,6 +151,12 @@ export async function changeOrderStatus(ctx: ToolContext, input: { orderId: stri
   }
   const stamp = timestampSetBy(to);
   await updateOrder(ctx, before, { status: to, ...(stamp ? { [stamp]: now } : {}), ...shipment });
+  if (before.channel === 'ucp') {
+    await feedStatusChange(db, {
+      orderId: before.id, to, totalAmount: before.totalDkk, now,
+      shipment: { carrier: input.carrier ?? before.carrier, trackingNumber: input.trackingNumber ?? before.trackingNumber, trackingUrl: input.trackingUrl ?? before.trackingUrl },
+    });
+  }
   return { id: before.id, status: to };
 }
 

@@ -401,9 +401,30 @@ export const ucpOrders = pgTable('ucp_orders', {
   orderId: text('order_id').primaryKey().references(() => orders.id, { onDelete: 'cascade' }),
   checkoutId: text('checkout_id').notNull(),
   document: jsonb('document').$type<Record<string, unknown>>().notNull(),
+  /** Where the platform takes order events (its profile's order capability config), when it named one. */
+  webhookUrl: text('webhook_url'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * Order events waiting for, or done with, delivery to a platform's webhook: written in the transaction that
+ * changed the order, sent after it commits, retried with backoff, claimed with SKIP LOCKED across instances.
+ */
+export const ucpWebhookOutbox = pgTable('ucp_webhook_outbox', {
+  id: id(),
+  orderId: text('order_id').notNull().references(() => orders.id, { onDelete: 'cascade' }),
+  eventType: text('event_type').notNull(),
+  url: text('url').notNull(),
+  /** The exact JSON text posted; its signature is made when it is sent, with the key current then. */
+  body: text('body').notNull(),
+  status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull().default('pending'),
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: at('next_attempt_at').notNull().default(NOW_MS),
+  lastError: text('last_error'),
+  createdAt: createdAt(),
+  deliveredAt: at('delivered_at'),
+}, (t) => [index('ucp_webhook_outbox_due_idx').on(t.status, t.nextAttemptAt)]);
 
 /**
  * The ES256 keys the shop signs with, published in /.well-known/ucp. Kept in the database so every instance

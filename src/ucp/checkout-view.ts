@@ -26,7 +26,16 @@ export const CAPABILITIES = [
   'dev.ucp.shopping.checkout', 'dev.ucp.shopping.fulfillment', 'dev.ucp.shopping.discount', 'dev.ucp.shopping.buyer_consent',
 ].map((name) => ({ name, version: UCP_VERSION }));
 
-export const ucpEnvelope = (capabilities = CAPABILITIES) => ({ version: UCP_VERSION, capabilities });
+/**
+ * The capabilities both sides speak: ours that the platform's profile lists (checkout always, it is the call
+ * being made); all of ours when its profile is unknown.
+ */
+export function negotiated(platform: readonly string[] | null | undefined) {
+  if (!platform) return CAPABILITIES;
+  return CAPABILITIES.filter((capability) => capability.name === 'dev.ucp.shopping.checkout' || platform.includes(capability.name));
+}
+
+export const ucpEnvelope = (platform?: readonly string[] | null) => ({ version: UCP_VERSION, capabilities: negotiated(platform) });
 
 type ErrorMessage = { type: 'error'; code: string; path: string; content: string; severity: 'recoverable' };
 
@@ -48,7 +57,13 @@ export type Pricing = {
   outOfStock: string[];
 };
 
-export type ViewSettings = { handlers: readonly PaymentHandlerDeclaration[]; baseUrl: string; now: Date };
+export type ViewSettings = {
+  handlers: readonly PaymentHandlerDeclaration[];
+  baseUrl: string;
+  now: Date;
+  /** The capability names the calling platform's profile lists, when it could be read. */
+  platformCapabilities?: readonly string[] | null;
+};
 
 /**
  * The checkout as UCP answers it. An open session is priced from the catalog on every read; a completed or
@@ -91,7 +106,7 @@ export async function renderCheckout(db: Queryable, session: SessionRow, setting
   const ready = !messages.some((message) => message.type === 'error');
 
   const view: Record<string, unknown> = {
-    ucp: ucpEnvelope(),
+    ucp: ucpEnvelope(settings.platformCapabilities),
     id: session.id,
     status: ready ? 'ready_for_complete' : 'incomplete',
     currency: session.currency,

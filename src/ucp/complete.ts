@@ -3,6 +3,7 @@ import { appendAudit } from '../access/audit-log.ts';
 import { lockOpenCartWithLines } from '../commerce/carts.ts';
 import { takeStock } from '../commerce/checkout.ts';
 import { consumeDiscount } from '../commerce/discounts.ts';
+import { recordOrderEvent } from '../commerce/order-feed.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { carts, orderItems, orders, ucpCheckoutSessions, ucpOrders } from '../db/schema.ts';
 import { vatOf } from '../domain/pricing.ts';
@@ -18,7 +19,13 @@ import type { PaymentProcessor } from './processors.ts';
 import type { CompleteCheckout } from './schemas.ts';
 import { findSession, openSession, requireOpen } from './sessions.ts';
 
-export type CompleteSettings = ViewSettings & { log: Log; platform: string; idempotencyKey: string };
+export type CompleteSettings = ViewSettings & {
+  log: Log;
+  platform: string;
+  idempotencyKey: string;
+  /** The order webhook of the platform's profile, if it names one: order events go there. */
+  webhookUrl: string | null;
+};
 
 const NOT_READY = 'Fulfillment address and option must be selected before completion.';
 
@@ -122,7 +129,10 @@ async function placeOrder(tx: Queryable, id: string, authorized: number, placeme
   const { messages: _messages, ...rest } = view;
   const frozen = { ...rest, status: 'completed', order: { id: order.id, permalink_url: permalink } };
   await tx.update(ucpCheckoutSessions).set({ status: 'completed', orderId: order.id, frozen, updatedAt: now }).where(eq(ucpCheckoutSessions.id, id));
-  await tx.insert(ucpOrders).values({ orderId: order.id, checkoutId: id, document: orderDocument(order.id, id, permalink, pricing), createdAt: now, updatedAt: now });
+  await tx.insert(ucpOrders).values({
+    orderId: order.id, checkoutId: id, document: orderDocument(order.id, id, permalink, pricing), webhookUrl: placement.webhookUrl, createdAt: now, updatedAt: now,
+  });
+  await recordOrderEvent(tx, { orderId: order.id, eventType: 'order_placed', now });
   await appendAudit(tx, {
     record: { targetType: 'order', targetId: order.id, before: null, after: { ...order, ucpCheckoutId: id } },
     actor: { kind: 'anonymous', ip: '' },

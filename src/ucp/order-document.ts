@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { UCP_VERSION } from './agent-header.ts';
 import type { Pricing } from './checkout-view.ts';
 
 /**
@@ -11,6 +12,7 @@ export function orderDocument(orderId: string, checkoutId: string, permalink: st
   const shippingAmount = shipping?.option.totals.find((total) => total.type === 'total')?.amount ?? 0;
   const { id: _destinationId, ...destination } = shipping?.destination ?? { id: '' };
   return {
+    ucp: { version: UCP_VERSION, capabilities: [{ name: 'dev.ucp.shopping.order', version: UCP_VERSION }] },
     id: orderId,
     checkout_id: checkoutId,
     permalink_url: permalink,

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { runIdempotent } from '../calls/idempotency.ts';
 import type { StoredAnswer } from '../calls/idempotency.ts';
@@ -6,19 +6,22 @@ import { isDatabaseUnavailable } from '../db/errors.ts';
 import { decodeJsonBody } from '../edge/json-body.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { unstorableTextErrors } from '../schema/storable-text.ts';
-import type { RoutePlugin, Services } from '../services.ts';
+import type { Services } from '../services.ts';
 import { parseAgent } from './agent-header.ts';
 import type { Agent } from './agent-header.ts';
 import type { ViewSettings } from './checkout-view.ts';
 import { completeSession } from './complete.ts';
 import { errorBody, UcpError } from './errors.ts';
 import { readOrder } from './orders.ts';
+import { platformProfiles } from './platform-profile.ts';
+import type { PlatformProfile, ProfileReader } from './platform-profile.ts';
 import { businessProfile } from './profile.ts';
 import { CompleteCheckout, CreateCheckout, UpdateCheckout } from './schemas.ts';
 import { cancelSession, createSession, readSession, updateSession } from './sessions.ts';
 import { publishedSigningKeys } from './signing-keys.ts';
+import type { WebhookDelivery } from './webhooks.ts';
 
-type Call = { id: string; agent: Agent; body: Record<string, unknown>; settings: ViewSettings; idempotencyKey: string | undefined; request: FastifyRequest };
+type Call = { id: string; agent: Agent; profile: PlatformProfile; body: Record<string, unknown>; settings: ViewSettings; idempotencyKey: string | undefined; request: FastifyRequest };
 type Operation = (call: Call) => Promise<{ status: number; body: unknown }>;
 type IdRequest = FastifyRequest<{ Params: { id?: string } }>;
 
@@ -28,9 +31,10 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * The UCP REST binding (issue 17), under BASE_URL: discovery, checkout sessions and orders. Every answer,
  * errors included, is UCP's JSON; nothing here answers problem+json.
  */
-export const ucpRoutes: RoutePlugin = async (app, { services }) => {
+export const ucpRoutes = async (app: FastifyInstance, { services, delivery }: { services: Services; delivery: WebhookDelivery }) => {
   const { config, database } = services;
   const handlers = config.ucp.paymentHandlers;
+  const profiles = platformProfiles(config.ucp.mode === 'live' ? 'live' : 'test', app.log);
   const settingsNow = (): ViewSettings => ({ handlers, baseUrl: services.baseUrl, now: services.runtime.clock() });
 
   app.get('/.well-known/ucp', async (_request, reply) => {
@@ -40,7 +44,7 @@ export const ucpRoutes: RoutePlugin = async (app, { services }) => {
   });
 
   const route = (operation: string, body: Served['body'], run: Operation) =>
-    async (request: IdRequest, reply: FastifyReply) => serve(services, request, reply, { operation, body, run, settingsNow });
+    async (request: IdRequest, reply: FastifyReply) => serve(services, request, reply, { operation, body, run, settingsNow, profiles });
   const db = database.db;
 
   app.post('/checkout-sessions', route('create_checkout', 'json', async ({ agent, body, settings }) => ({
@@ -52,12 +56,14 @@ export const ucpRoutes: RoutePlugin = async (app, { services }) => {
   app.put('/checkout-sessions/:id', route('update_checkout', 'json', async ({ id, body, settings }) => ({
     status: 200, body: await updateSession(db, id, parse(UpdateCheckout, body), settings),
   })));
-  app.post('/checkout-sessions/:id/complete', route('complete_checkout', 'json', async ({ id, agent, body, settings, idempotencyKey, request }) => ({
-    status: 200,
-    body: await completeSession(db, id, parse(CompleteCheckout, body), {
-      ...settings, log: request.log, platform: agent.profile, idempotencyKey: idempotencyKey ?? request.id,
-    }),
-  })));
+  app.post('/checkout-sessions/:id/complete', route('complete_checkout', 'json', async ({ id, agent, profile, body, settings, idempotencyKey, request }) => {
+    const completed = await completeSession(db, id, parse(CompleteCheckout, body), {
+      ...settings, log: request.log, platform: agent.profile, idempotencyKey: idempotencyKey ?? request.id, webhookUrl: profile.webhookUrl,
+    });
+    // order_placed was queued with the order; it leaves now rather than at the next poll.
+    void delivery.kick();
+    return { status: 200, body: completed };
+  }));
   app.post('/checkout-sessions/:id/cancel', route('cancel_checkout', 'optional', async ({ id, settings }) => ({
     status: 200, body: await cancelSession(db, id, settings),
   })));
@@ -75,7 +81,7 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
   throw new UcpError(422, 'INVALID_REQUEST', `Invalid request: ${path}${issue?.message ?? 'the body does not match the schema'}`);
 }
 
-type Served = { operation: string; body: 'json' | 'optional' | 'none'; run: Operation; settingsNow: () => ViewSettings };
+type Served = { operation: string; body: 'json' | 'optional' | 'none'; run: Operation; settingsNow: () => ViewSettings; profiles: ProfileReader };
 
 /**
  * One UCP call: the `ucp` rate limit per IP, UCP-Agent, the body, then the operation, run once per
@@ -95,7 +101,9 @@ async function serve(services: Services, request: IdRequest, reply: FastifyReply
     const idempotencyKey = typeof header === 'string' && header.trim() !== '' ? header.trim() : undefined;
     const execute = async (): Promise<StoredAnswer> => {
       try {
-        const answer = await served.run({ id, agent, body, settings: served.settingsNow(), idempotencyKey, request });
+        const profile = await served.profiles(agent.profile);
+        const settings = { ...served.settingsNow(), platformCapabilities: profile.capabilities };
+        const answer = await served.run({ id, agent, profile, body, settings, idempotencyKey, request });
         return { status: answer.status, text: JSON.stringify(answer.body) };
       } catch (error) {
         if (error instanceof UcpError) return { status: error.status, text: JSON.stringify(errorBody(error)) };

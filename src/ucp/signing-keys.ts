@@ -1,5 +1,6 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { isNull } from 'drizzle-orm';
+import { createPrivateKey, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { eq, isNull } from 'drizzle-orm';
 import type { Queryable } from '../db/client.ts';
 import { ucpSigningKeys } from '../db/schema.ts';
 
@@ -26,4 +27,31 @@ export async function publishedSigningKeys(db: Queryable): Promise<PublicJwk[]> 
       .from(ucpSigningKeys).where(isNull(ucpSigningKeys.retiredAt));
   }
   return rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime()).map((row) => row.publicJwk as PublicJwk);
+}
+
+/** The key new signatures are made with: the newest one not retired (made if there is none yet). */
+export async function currentSigningKey(db: Queryable): Promise<{ kid: string; key: KeyObject }> {
+  const [newest] = await publishedSigningKeys(db);
+  if (!newest) throw new Error('no signing key');
+  const [row] = await db.select({ privateJwk: ucpSigningKeys.privateJwk }).from(ucpSigningKeys).where(eq(ucpSigningKeys.kid, newest.kid));
+  if (!row) throw new Error(`signing key ${newest.kid} vanished`);
+  const { kid: _kid, ...jwk } = row.privateJwk;
+  return { kid: newest.kid, key: createPrivateKey({ key: jwk, format: 'jwk' }) };
+}
+
+/**
+ * A detached JWS over the exact body (RFC 7515 with RFC 7797's unencoded payload): `header..signature`,
+ * ES256 with the signature as r‖s. The receiver puts the body it got between the dots to verify it.
+ */
+export function signDetached(payload: string, signer: { kid: string; key: KeyObject }): string {
+  const header = Buffer.from(JSON.stringify({ alg: 'ES256', kid: signer.kid, b64: false, crit: ['b64'] })).toString('base64url');
+  const signature = sign('sha256', Buffer.concat([Buffer.from(`${header}.`), Buffer.from(payload)]), { key: signer.key, dsaEncoding: 'ieee-p1363' });
+  return `${header}..${signature.toString('base64url')}`;
+}
+
+/** Adds a new current key; the old ones stay published, so signatures made with them can still be checked. */
+export async function rotateSigningKey(db: Queryable): Promise<string> {
+  const key = newKey();
+  await db.insert(ucpSigningKeys).values(key);
+  return key.kid;
 }

@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Queryable } from '../db/client.ts';
+import { ucpOrders, ucpWebhookOutbox } from '../db/schema.ts';
+import type { OrderStatus } from '../domain/order-status.ts';
+
+/**
+ * The feed of an order placed through UCP (issue 17 §5): its UCP order document, changed as the order moves,
+ * and the webhook events the platform is sent about it. Everything here runs in the transaction that changed
+ * the order, so an event exists exactly when its change does. Orders from other channels have no feed.
+ */
+type Document = Record<string, unknown> & {
+  line_items?: Array<Record<string, unknown> & { id: string; quantity: { total: number; fulfilled: number } }>;
+  fulfillment?: { expectations?: unknown[]; events?: unknown[] };
+  adjustments?: unknown[];
+};
+
+export type FeedEvent = {
+  orderId: string;
+  eventType: string;
+  now: Date;
+  /** The document after the change; the document before is its argument. */
+  change?: (document: Document) => Document;
+};
+
+/** Applies a change to an order's document and queues the event for the platform's webhook, if it named one. */
+export async function recordOrderEvent(db: Queryable, event: FeedEvent): Promise<Document | undefined> {
+  const [row] = await db.select().from(ucpOrders).where(eq(ucpOrders.orderId, event.orderId)).for('update');
+  if (!row) return undefined;
+  const document = event.change ? event.change(structuredClone(row.document) as Document) : (row.document as Document);
+  if (event.change) await db.update(ucpOrders).set({ document, updatedAt: event.now }).where(eq(ucpOrders.orderId, event.orderId));
+  if (row.webhookUrl) {
+    await db.insert(ucpWebhookOutbox).values({
+      orderId: event.orderId,
+      eventType: event.eventType,
+      url: row.webhookUrl,
+      // As the samples post it: the order's own members, the event's, and the order once more nested.
+      body: JSON.stringify({
+        ...document,
+        event_id: `evt_${randomUUID()}`,
+        created_time: event.now.toISOString(),
+        event_type: event.eventType,
+        checkout_id: row.checkoutId,
+        order: document,
+      }),
+      nextAttemptAt: event.now,
+      createdAt: event.now,
+    });
+  }
+  return document;
+}
+
+type Shipment = { carrier?: string | null; trackingNumber?: string | null; trackingUrl?: string | null };
+
+const allLines = (document: Document) => (document.line_items ?? []).map((line) => ({ id: line.id, quantity: line.quantity.total }));
+
+function withEvent(document: Document, event: Record<string, unknown>): Document {
+  return { ...document, fulfillment: { ...document.fulfillment, events: [...(document.fulfillment?.events ?? []), event] } };
+}
+
+function withAdjustment(document: Document, adjustment: Record<string, unknown>): Document {
+  return { ...document, adjustments: [...(document.adjustments ?? []), adjustment] };
+}
+
+/**
+ * What a status change means to the platform: shipped and delivered are fulfillment events (shipping fulfils
+ * every line), cancelled and refunded are adjustments over the whole amount. Other statuses send nothing.
+ */
+export async function feedStatusChange(
+  db: Queryable,
+  change: { orderId: string; to: OrderStatus; totalAmount: number; shipment: Shipment; now: Date },
+): Promise<void> {
+  const occurredAt = change.now.toISOString();
+  const id = randomUUID();
+  switch (change.to) {
+    case 'shipped':
+      await recordOrderEvent(db, {
+        orderId: change.orderId, eventType: 'order_shipped', now: change.now,
+        change: (document) => withEvent({
+          ...document,
+          line_items: document.line_items?.map((line) => ({ ...line, quantity: { ...line.quantity, fulfilled: line.quantity.total }, status: 'fulfilled' })),
+        }, {
+          id: `evt_${id}`, occurred_at: occurredAt, type: 'shipped', line_items: allLines(document),
+          ...(change.shipment.carrier ? { carrier: change.shipment.carrier } : {}),
+          ...(change.shipment.trackingNumber ? { tracking_number: change.shipment.trackingNumber } : {}),
+          ...(change.shipment.trackingUrl ? { tracking_url: change.shipment.trackingUrl } : {}),
+        }),
+      });
+      return;
+    case 'delivered':
+      await recordOrderEvent(db, {
+        orderId: change.orderId, eventType: 'order_delivered', now: change.now,
+        change: (document) => withEvent(document, { id: `evt_${id}`, occurred_at: occurredAt, type: 'delivered', line_items: allLines(document) }),
+      });
+      return;
+    case 'cancelled':
+    case 'refunded':
+      await recordOrderEvent(db, {
+        orderId: change.orderId, eventType: change.to === 'cancelled' ? 'order_cancelled' : 'order_refunded', now: change.now,
+        change: (document) => withAdjustment(document, {
+          id: `adj_${id}`, type: change.to === 'cancelled' ? 'cancellation' : 'refund', occurred_at: occurredAt, status: 'completed',
+          line_items: allLines(document), amount: change.totalAmount,
+        }),
+      });
+      return;
+    default:
+      return;
+  }
+}
