@@ -42,6 +42,7 @@ const Env = z.object({
   BUTIK_DB_ACQUIRE_TIMEOUT_MS: WholeNumber.pipe(z.int().min(100).max(600_000)).default(5_000),
   BUTIK_UCP_MODE: z.enum(['off', 'test', 'live']).default('off'),
   BUTIK_UCP_PAYMENT_HANDLERS: z.string().min(1).optional(),
+  BUTIK_UCP_SIMULATION_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
 });
@@ -73,7 +74,12 @@ export type Config = {
    * The UCP door for shopping agents (issue 17): off, test (the mock processor, loopback URLs allowed) or live;
    * the payment handlers it advertises, each with the processor that backs it.
    */
-  ucp: { mode: 'off' | 'test' | 'live'; paymentHandlers: PaymentHandlerDeclaration[] };
+  ucp: {
+    mode: 'off' | 'test' | 'live';
+    paymentHandlers: PaymentHandlerDeclaration[];
+    /** Test mode only: the secret that opens POST /testing/simulate-shipping/{orderId}. */
+    simulationSecret: string | undefined;
+  };
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   /** json: one JSON line per event, for log shippers; pretty: coloured lines for people at a terminal. */
   logFormat: 'json' | 'pretty';
@@ -88,6 +94,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.BUTIK_UCP_SIMULATION_SECRET !== undefined && e.BUTIK_UCP_MODE !== 'test') {
+    throw new ConfigError('Invalid configuration:\n  BUTIK_UCP_SIMULATION_SECRET: only test mode (BUTIK_UCP_MODE=test) simulates shipping');
+  }
   return {
     host: e.HOST,
     port: e.PORT,
@@ -105,7 +114,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     db: { statementTimeoutMs: e.BUTIK_DB_STATEMENT_TIMEOUT_MS, acquireTimeoutMs: e.BUTIK_DB_ACQUIRE_TIMEOUT_MS },
     http: { requestTimeoutMs: e.BUTIK_REQUEST_TIMEOUT_MS, headersTimeoutMs: e.BUTIK_HEADERS_TIMEOUT_MS },
     shutdownGraceMs: e.BUTIK_SHUTDOWN_GRACE_MS,
-    ucp: { mode: e.BUTIK_UCP_MODE, paymentHandlers: paymentHandlersOf(e.BUTIK_UCP_MODE, e.BUTIK_UCP_PAYMENT_HANDLERS) },
+    ucp: {
+      mode: e.BUTIK_UCP_MODE,
+      paymentHandlers: paymentHandlersOf(e.BUTIK_UCP_MODE, e.BUTIK_UCP_PAYMENT_HANDLERS),
+      simulationSecret: e.BUTIK_UCP_SIMULATION_SECRET,
+    },
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
   };

@@ -94,9 +94,15 @@ describe('UCP configuration', () => {
   };
 
   it('is off by default and advertises the mock handler in test mode', () => {
-    expect(loadConfig({}).ucp).toEqual({ mode: 'off', paymentHandlers: [] });
+    expect(loadConfig({}).ucp).toEqual({ mode: 'off', paymentHandlers: [], simulationSecret: undefined });
     expect(loadConfig({ BUTIK_UCP_MODE: 'test' }).ucp.paymentHandlers).toEqual([expect.objectContaining({ id: 'mock_payment_handler', processor: 'mock' })]);
     expect(loadConfig({ BUTIK_RATE_LIMITS: 'ucp:20' }).rateLimits.ucp).toBe(20);
+  });
+
+  it('takes a simulation secret in test mode only', () => {
+    expect(loadConfig({ BUTIK_UCP_MODE: 'test', BUTIK_UCP_SIMULATION_SECRET: 's'.repeat(16) }).ucp.simulationSecret).toBe('s'.repeat(16));
+    expect(configError({ BUTIK_UCP_MODE: 'off', BUTIK_UCP_SIMULATION_SECRET: 's'.repeat(16) }).message).toMatch(/BUTIK_UCP_SIMULATION_SECRET: only test mode/);
+    expect(configError({ BUTIK_UCP_MODE: 'test', BUTIK_UCP_SIMULATION_SECRET: 'short' }).message).toMatch(/BUTIK_UCP_SIMULATION_SECRET/);
   });
 
   it('reads the handlers file in test mode', () => {

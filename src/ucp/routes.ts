@@ -12,11 +12,12 @@ import type { Agent } from './agent-header.ts';
 import type { ViewSettings } from './checkout-view.ts';
 import { completeSession } from './complete.ts';
 import { errorBody, UcpError } from './errors.ts';
-import { readOrder } from './orders.ts';
+import { readOrder, updateOrder, UpdateOrder } from './orders.ts';
 import { platformProfiles } from './platform-profile.ts';
 import type { PlatformProfile, ProfileReader } from './platform-profile.ts';
 import { businessProfile } from './profile.ts';
 import { CompleteCheckout, CreateCheckout, UpdateCheckout } from './schemas.ts';
+import { secretMatches, simulateShipping } from './simulation.ts';
 import { cancelSession, createSession, readSession, updateSession } from './sessions.ts';
 import { publishedSigningKeys } from './signing-keys.ts';
 import type { WebhookDelivery } from './webhooks.ts';
@@ -68,6 +69,20 @@ export const ucpRoutes = async (app: FastifyInstance, { services, delivery }: { 
     status: 200, body: await cancelSession(db, id, settings),
   })));
   app.get('/orders/:id', route('get_order', 'none', async ({ id }) => ({ status: 200, body: await readOrder(db, id) })));
+  const secret = config.ucp.simulationSecret;
+  if (config.ucp.mode === 'test' && secret !== undefined) {
+    app.post('/testing/simulate-shipping/:id', route('simulate_shipping', 'optional', async ({ id, request }) => {
+      if (!secretMatches(request.headers['simulation-secret'], secret)) throw new UcpError(403, 'FORBIDDEN', 'Invalid Simulation Secret');
+      const shipped = await simulateShipping(services, id, request.id);
+      void delivery.kick();
+      return { status: 200, body: shipped };
+    }));
+  }
+  app.put('/orders/:id', route('update_order', 'json', async ({ id, body, settings }) => {
+    const updated = await updateOrder(db, id, parse(UpdateOrder, body), settings.now);
+    void delivery.kick();
+    return { status: 200, body: updated };
+  }));
 };
 
 /** Schema violations are 422, as the samples' validation answers them; the first issue names the member. */

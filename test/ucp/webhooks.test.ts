@@ -6,12 +6,13 @@ import { master } from '../helpers/fixtures.ts';
 import { flowerShop, readySession, SUCCESS_CARD, ucp } from './helpers.ts';
 import { simulatedPlatform } from './platform.ts';
 
+const SECRET = 'simulation-secret-0123456789';
 let t: TestApp;
 let platform: Awaited<ReturnType<typeof simulatedPlatform>>;
 const shopKeys = async () => JSON.parse((await t.app.inject({ method: 'GET', url: '/.well-known/ucp' })).body).signing_keys;
 
 beforeAll(async () => {
-  t = await flowerShop({ webhookTiming: { pollMs: 50, firstRetryMs: 100 } });
+  t = await flowerShop({ webhookTiming: { pollMs: 50, firstRetryMs: 100 }, env: { BUTIK_UCP_SIMULATION_SECRET: SECRET } });
   platform = await simulatedPlatform({ shopKeys });
 });
 afterAll(async () => {
@@ -82,5 +83,47 @@ describe('UCP order webhooks', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(platform.received.filter((event) => event.body.id === orderId && event.body.event_type === 'order_placed')).toHaveLength(1);
+  });
+
+  it('ships through the simulation route only with the secret, like orders.update_status', async () => {
+    const { orderId } = await placeOrder();
+    const refused = await ucp(t, 'POST', `/testing/simulate-shipping/${orderId}`, undefined, { 'simulation-secret': 'wrong-secret-0123456789' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toBe('Invalid Simulation Secret');
+    expect((await ucp(t, 'POST', `/testing/simulate-shipping/${orderId}`)).status).toBe(403);
+    const shipped = await ucp(t, 'POST', `/testing/simulate-shipping/${orderId}`, undefined, { 'simulation-secret': SECRET });
+    expect(shipped).toMatchObject({ status: 200, body: { status: 'shipped' } });
+    expect((await t.call('orders.get', { orderId }, master)).body.result.status).toBe('shipped');
+    await until('order_shipped', () => platform.received.find((event) => event.body.event_type === 'order_shipped' && event.body.id === orderId));
+    const again = await ucp(t, 'POST', `/testing/simulate-shipping/${orderId}`, undefined, { 'simulation-secret': SECRET });
+    expect(again.status).toBe(200);
+    expect((await ucp(t, 'POST', '/testing/simulate-shipping/nope', undefined, { 'simulation-secret': SECRET })).status).toBe(404);
+  });
+
+  it('PUT /orders/{id} appends new events and adjustments, keeps the shop\'s members, and sends order_updated', async () => {
+    const { orderId, checkoutId } = await placeOrder();
+    const before = (await ucp(t, 'GET', `/orders/${orderId}`)).body;
+    const lineId = before.line_items[0].id;
+    const sent = {
+      ...before,
+      id: 'forged', checkout_id: 'forged', totals: [{ type: 'total', amount: 1 }],
+      fulfillment: { ...before.fulfillment, events: [{ id: 'evt_platform_1', occurred_at: '2026-11-25T10:00:00+01:00', type: 'in_transit', line_items: [{ id: lineId, quantity: 1 }] }] },
+      adjustments: [{ id: 'adj_1', type: 'credit', occurred_at: '2026-11-25T09:00:00Z', status: 'pending', amount: 100 }],
+    };
+    const updated = await ucp(t, 'PUT', `/orders/${orderId}`, sent);
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ id: orderId, checkout_id: checkoutId, totals: before.totals });
+    expect(updated.body.fulfillment.events).toEqual([sent.fulfillment.events[0]]);
+    expect(updated.body.adjustments).toEqual(sent.adjustments);
+    const twice = await ucp(t, 'PUT', `/orders/${orderId}`, sent);
+    expect(twice.body.fulfillment.events).toHaveLength(1);
+    await until('order_updated', () => platform.received.find((event) => event.body.event_type === 'order_updated' && event.body.id === orderId));
+
+    const badTime = await ucp(t, 'PUT', `/orders/${orderId}`, { fulfillment: { events: [{ ...sent.fulfillment.events[0], id: 'e2', occurred_at: 'yesterday' }] } });
+    expect(badTime.status).toBe(422);
+    const badLine = await ucp(t, 'PUT', `/orders/${orderId}`, { fulfillment: { events: [{ ...sent.fulfillment.events[0], id: 'e3', line_items: [{ id: 'nope', quantity: 1 }] }] } });
+    expect(badLine.status).toBe(422);
+    expect(badLine.body.detail).toMatch(/line item nope is not in order/);
+    expect((await ucp(t, 'PUT', '/orders/nope', {})).status).toBe(404);
   });
 });
