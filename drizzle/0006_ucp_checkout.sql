@@ -42,6 +42,7 @@ CREATE TABLE "ucp_webhook_outbox" (
 	"status" text DEFAULT 'pending' NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"next_attempt_at" timestamp with time zone DEFAULT date_trunc('milliseconds', now()) NOT NULL,
+	"give_up_at" timestamp with time zone NOT NULL,
 	"last_error" text,
 	"created_at" timestamp with time zone DEFAULT date_trunc('milliseconds', now()) NOT NULL,
 	"delivered_at" timestamp with time zone

@@ -28,7 +28,7 @@ import { ucpRoutes } from './ucp/routes.ts';
 import { webhookDelivery } from './ucp/webhooks.ts';
 import type { AnyTool } from './tools/define-tool.ts';
 import type { ToolRuntime } from './tools/invoke.ts';
-import { ALL_TOOLS, buildRegistry } from './tools/registry.ts';
+import { buildRegistry, toolsFor } from './tools/registry.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -92,7 +92,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const services: Services = {
     config,
     database,
-    registry: buildRegistry(options.tools ?? ALL_TOOLS),
+    registry: buildRegistry(options.tools ?? toolsFor(config.ucp.mode)),
     runtime,
     gate: {
       limiter,

@@ -9,6 +9,9 @@ import type { OrderStatus } from '../domain/order-status.ts';
  * and the webhook events the platform is sent about it. Everything here runs in the transaction that changed
  * the order, so an event exists exactly when its change does. Orders from other channels have no feed.
  */
+/** How long a webhook event is retried before it is marked failed (issue 17: three days). */
+export const WEBHOOK_RETRY_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
+
 type Document = Record<string, unknown> & {
   line_items?: Array<Record<string, unknown> & { id: string; quantity: { total: number; fulfilled: number } }>;
   fulfillment?: { expectations?: unknown[]; events?: unknown[] };
@@ -44,6 +47,7 @@ export async function recordOrderEvent(db: Queryable, event: FeedEvent): Promise
         order: document,
       }),
       nextAttemptAt: event.now,
+      giveUpAt: new Date(event.now.getTime() + WEBHOOK_RETRY_WINDOW_MS),
       createdAt: event.now,
     });
   }

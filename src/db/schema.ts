@@ -421,6 +421,8 @@ export const ucpWebhookOutbox = pgTable('ucp_webhook_outbox', {
   status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull().default('pending'),
   attempts: integer('attempts').notNull().default(0),
   nextAttemptAt: at('next_attempt_at').notNull().default(NOW_MS),
+  /** Retries stop here (three days after the event, or after an operator's retry) and the event is `failed`. */
+  giveUpAt: at('give_up_at').notNull(),
   lastError: text('last_error'),
   createdAt: createdAt(),
   deliveredAt: at('delivered_at'),

@@ -7,8 +7,7 @@ import { sendOutbound } from './outbound.ts';
 import type { OutboundPolicy } from './outbound.ts';
 import { currentSigningKey, signDetached } from './signing-keys.ts';
 
-/** Retries back off from `firstRetryMs`, doubling up to an hour, for three days; then the event is `failed`. */
-export const GIVE_UP_AFTER_MS = 3 * 24 * 60 * 60 * 1000;
+/** Retries back off from `firstRetryMs`, doubling up to an hour, until the event's giveUpAt; then it is `failed`. */
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
 /** A claimed event is invisible to other instances this long, longer than one delivery may take. */
 const CLAIM_MS = 30_000;
@@ -79,7 +78,7 @@ export function webhookDelivery(options: DeliveryOptions) {
       failure = error instanceof Error ? error.message : String(error);
     }
     const now = options.clock();
-    const expired = now.getTime() - event.createdAt.getTime() >= GIVE_UP_AFTER_MS;
+    const expired = now.getTime() >= event.giveUpAt.getTime();
     log.warn({ eventId: event.id, orderId: event.orderId, attempts: event.attempts, reason: failure }, 'ucp: webhook delivery failed');
     await db.update(ucpWebhookOutbox).set({
       lastError: failure.slice(0, 500),

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ALL_TOOLS, buildRegistry } from '../../src/tools/registry.ts';
+import { ALL_TOOLS, buildRegistry, toolsFor } from '../../src/tools/registry.ts';
 
 const TOOLS_DIR = new URL('../../src/tools/', import.meta.url);
 
@@ -23,9 +23,15 @@ async function exportedTools(): Promise<Set<string>> {
 
 describe('the tool registry', () => {
   it('registers every tool that a module under src/tools exports, and nothing else', async () => {
-    const registered = ALL_TOOLS.map((tool) => tool.name).sort();
+    const registered = toolsFor('live').map((tool) => tool.name).sort();
     expect(registered).toEqual([...await exportedTools()].sort());
-    expect(registered).toHaveLength(48);
+    expect(registered).toHaveLength(50);
+  });
+
+  it('adds the UCP webhook tools only while UCP is on', () => {
+    expect(ALL_TOOLS).toHaveLength(48);
+    expect(toolsFor('off')).toBe(ALL_TOOLS);
+    expect(toolsFor('test').map((tool) => tool.name).slice(48)).toEqual(['webhooks.list', 'webhooks.retry']);
   });
 
   it('refuses two tools with one name', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildRegistry } from '../../src/tools/registry.ts';
+import { buildRegistry, toolsFor } from '../../src/tools/registry.ts';
 import type { JsonSchema } from '../../src/tools/registry.ts';
 import { properties } from '../helpers/json-schema.ts';
 
-const tools = buildRegistry().tools.map((tool) => [tool.name, tool] as const);
+const tools = buildRegistry(toolsFor('live')).tools.map((tool) => [tool.name, tool] as const);
 
 /** A nullable field is `anyOf: [schema, {type: null}]`; its description sits on the schema member. */
 function describedBy(field: JsonSchema): unknown {

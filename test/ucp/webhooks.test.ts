@@ -126,4 +126,32 @@ describe('UCP order webhooks', () => {
     expect(badLine.body.detail).toMatch(/line item nope is not in order/);
     expect((await ucp(t, 'PUT', '/orders/nope', {})).status).toBe(404);
   });
+
+  it('marks an event failed when its retries run out; webhooks.list shows it and webhooks.retry sends it again', async () => {
+    await platform.stop();
+    const { orderId } = await placeOrder();
+    const db = t.database.db;
+    await until('a failed attempt', async () => {
+      const [row] = await db.select().from(ucpWebhookOutbox).where(eq(ucpWebhookOutbox.orderId, orderId));
+      return row && row.attempts >= 1 ? row : undefined;
+    });
+    await db.update(ucpWebhookOutbox).set({ giveUpAt: new Date(Date.now() - 1000) }).where(eq(ucpWebhookOutbox.orderId, orderId));
+    const failed = await until('failed', async () => {
+      const listed = await t.call('webhooks.list', {}, master);
+      return listed.body.result.find((event: { orderId: string }) => event.orderId === orderId);
+    });
+    expect(failed).toMatchObject({ eventType: 'order_placed', status: 'failed', nextAttemptAt: null, deliveredAt: null, lastError: expect.stringMatching(/ECONNREFUSED|refused/) });
+
+    await platform.start();
+    const retried = await t.call('webhooks.retry', { id: failed.id }, master);
+    expect(retried.body.result).toMatchObject({ id: failed.id, status: 'pending' });
+    await until('delivered', async () => {
+      const [row] = await db.select().from(ucpWebhookOutbox).where(eq(ucpWebhookOutbox.id, failed.id));
+      return row?.status === 'delivered' ? row : undefined;
+    });
+    const again = await t.call('webhooks.retry', { id: failed.id }, master);
+    expect(again.status).toBe(400);
+    expect(again.body.detail).toMatch(/is delivered; only failed events are retried/);
+    expect((await t.call('webhooks.retry', { id: 'nope' }, master)).status).toBe(404);
+  });
 });
