@@ -42,6 +42,7 @@ const Env = z.object({
   BUTIK_DB_ACQUIRE_TIMEOUT_MS: WholeNumber.pipe(z.int().min(100).max(600_000)).default(5_000),
   BUTIK_UCP_MODE: z.enum(['off', 'test', 'live']).default('off'),
   BUTIK_UCP_PAYMENT_HANDLERS: z.string().min(1).optional(),
+  BUTIK_UCP_SAVED_ADDRESSES: Bool.default(false),
   BUTIK_UCP_SIMULATION_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
@@ -79,6 +80,8 @@ export type Config = {
     paymentHandlers: PaymentHandlerDeclaration[];
     /** Test mode only: the secret that opens POST /testing/simulate-shipping/{orderId}. */
     simulationSecret: string | undefined;
+    /** Offer known buyers their saved addresses and save the ones they ship to. */
+    savedAddresses: boolean;
   };
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   /** json: one JSON line per event, for log shippers; pretty: coloured lines for people at a terminal. */
@@ -118,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       mode: e.BUTIK_UCP_MODE,
       paymentHandlers: paymentHandlersOf(e.BUTIK_UCP_MODE, e.BUTIK_UCP_PAYMENT_HANDLERS),
       simulationSecret: e.BUTIK_UCP_SIMULATION_SECRET,
+      savedAddresses: e.BUTIK_UCP_SAVED_ADDRESSES,
     },
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

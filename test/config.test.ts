@@ -94,7 +94,8 @@ describe('UCP configuration', () => {
   };
 
   it('is off by default and advertises the mock handler in test mode', () => {
-    expect(loadConfig({}).ucp).toEqual({ mode: 'off', paymentHandlers: [], simulationSecret: undefined });
+    expect(loadConfig({}).ucp).toEqual({ mode: 'off', paymentHandlers: [], simulationSecret: undefined, savedAddresses: false });
+    expect(loadConfig({ BUTIK_UCP_SAVED_ADDRESSES: 'true' }).ucp.savedAddresses).toBe(true);
     expect(loadConfig({ BUTIK_UCP_MODE: 'test' }).ucp.paymentHandlers).toEqual([expect.objectContaining({ id: 'mock_payment_handler', processor: 'mock' })]);
     expect(loadConfig({ BUTIK_RATE_LIMITS: 'ucp:20' }).rateLimits.ucp).toBe(20);
   });

@@ -9,7 +9,6 @@ import { unstorableTextErrors } from '../schema/storable-text.ts';
 import type { Services } from '../services.ts';
 import { parseAgent } from './agent-header.ts';
 import type { Agent } from './agent-header.ts';
-import type { ViewSettings } from './checkout-view.ts';
 import { completeSession } from './complete.ts';
 import { errorBody, UcpError } from './errors.ts';
 import { readOrder, updateOrder, UpdateOrder } from './orders.ts';
@@ -19,10 +18,11 @@ import { businessProfile } from './profile.ts';
 import { CompleteCheckout, CreateCheckout, UpdateCheckout } from './schemas.ts';
 import { secretMatches, simulateShipping } from './simulation.ts';
 import { cancelSession, createSession, readSession, updateSession } from './sessions.ts';
+import type { WriteSettings } from './sessions.ts';
 import { publishedSigningKeys } from './signing-keys.ts';
 import type { WebhookDelivery } from './webhooks.ts';
 
-type Call = { id: string; agent: Agent; profile: PlatformProfile; body: Record<string, unknown>; settings: ViewSettings; idempotencyKey: string | undefined; request: FastifyRequest };
+type Call = { id: string; agent: Agent; profile: PlatformProfile; body: Record<string, unknown>; settings: WriteSettings; idempotencyKey: string | undefined; request: FastifyRequest };
 type Operation = (call: Call) => Promise<{ status: number; body: unknown }>;
 type IdRequest = FastifyRequest<{ Params: { id?: string } }>;
 
@@ -36,7 +36,9 @@ export const ucpRoutes = async (app: FastifyInstance, { services, delivery }: { 
   const { config, database } = services;
   const handlers = config.ucp.paymentHandlers;
   const profiles = platformProfiles(config.ucp.mode === 'live' ? 'live' : 'test', app.log);
-  const settingsNow = (): ViewSettings => ({ handlers, baseUrl: services.baseUrl, now: services.runtime.clock() });
+  const settingsNow = (): WriteSettings => ({
+    handlers, baseUrl: services.baseUrl, now: services.runtime.clock(), savedAddresses: config.ucp.savedAddresses,
+  });
 
   app.get('/.well-known/ucp', async (_request, reply) => {
     const keys = await publishedSigningKeys(database.db);
@@ -96,7 +98,7 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
   throw new UcpError(422, 'INVALID_REQUEST', `Invalid request: ${path}${issue?.message ?? 'the body does not match the schema'}`);
 }
 
-type Served = { operation: string; body: 'json' | 'optional' | 'none'; run: Operation; settingsNow: () => ViewSettings; profiles: ProfileReader };
+type Served = { operation: string; body: 'json' | 'optional' | 'none'; run: Operation; settingsNow: () => WriteSettings; profiles: ProfileReader };
 
 /**
  * One UCP call: the `ucp` rate limit per IP, UCP-Agent, the body, then the operation, run once per

@@ -8,7 +8,11 @@ import { productsByItemId } from './catalog.ts';
 import { renderCheckout } from './checkout-view.ts';
 import type { SessionRow, StoredFulfillment, StoredMethod, ViewSettings } from './checkout-view.ts';
 import { invalidRequest, notFound, UcpError } from './errors.ts';
-import type { CreateCheckout, LineItemInput, MethodInput, UpdateCheckout } from './schemas.ts';
+import { offerSavedAddresses, saveSentDestinations } from './saved-addresses.ts';
+import type { Buyer, CreateCheckout, LineItemInput, MethodInput, UpdateCheckout } from './schemas.ts';
+
+/** What a write needs beyond the view: whether buyers' addresses are saved and offered. */
+export type WriteSettings = ViewSettings & { savedAddresses: boolean };
 
 /** A session nobody completes is canceled six hours after it was created. */
 export const SESSION_TTL_MS = 6 * 60 * 60 * 1000;
@@ -82,6 +86,15 @@ export function mergeFulfillment(stored: StoredFulfillment | null, sent: { metho
   };
 }
 
+/** The fulfillment after a write: the sent methods merged, and with saved addresses on, saved and offered. */
+async function nextFulfillment(
+  db: Queryable, stored: StoredFulfillment | null, sent: { methods?: MethodInput[] } | undefined, buyer: Buyer | null | undefined, settings: WriteSettings,
+): Promise<StoredFulfillment | null> {
+  if (!settings.savedAddresses) return sent ? mergeFulfillment(stored, sent) : stored;
+  const merged = sent ? mergeFulfillment(stored, { methods: await saveSentDestinations(db, buyer, sent.methods ?? []) }) : stored;
+  return merged ? offerSavedAddresses(db, buyer, merged) : null;
+}
+
 /** Only the instruments' description is kept: a credential never reaches the database. */
 function storablePayment(payment: CreateCheckout['payment']): Record<string, unknown> | null {
   if (!payment) return null;
@@ -91,7 +104,7 @@ function storablePayment(payment: CreateCheckout['payment']): Record<string, unk
   };
 }
 
-export async function createSession(db: Db, request: CreateCheckout, platform: string, settings: ViewSettings) {
+export async function createSession(db: Db, request: CreateCheckout, platform: string, settings: WriteSettings) {
   return db.transaction(async (tx) => {
     const lines = await resolveLines(tx, request.line_items, request.currency);
     const now = settings.now;
@@ -105,7 +118,7 @@ export async function createSession(db: Db, request: CreateCheckout, platform: s
       currency: request.currency,
       lineItems: lines,
       buyer: request.buyer ?? null,
-      fulfillment: request.fulfillment ? mergeFulfillment(null, request.fulfillment) : null,
+      fulfillment: await nextFulfillment(tx, null, request.fulfillment, request.buyer, settings),
       discountCodes: request.discounts?.codes ?? null,
       payment: storablePayment(request.payment),
       expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
@@ -117,7 +130,7 @@ export async function createSession(db: Db, request: CreateCheckout, platform: s
   });
 }
 
-export async function updateSession(db: Db, id: string, request: UpdateCheckout, settings: ViewSettings) {
+export async function updateSession(db: Db, id: string, request: UpdateCheckout, settings: WriteSettings) {
   if (request.id !== undefined && request.id !== id) throw invalidRequest(`The body's id ${request.id} is not the checkout session ${id} in the URL`);
   return db.transaction(async (tx) => {
     const session = await openSession(tx, id, 'update', settings.now);
@@ -128,7 +141,9 @@ export async function updateSession(db: Db, id: string, request: UpdateCheckout,
       lineItems: lines,
       ...(request.currency !== undefined ? { currency: request.currency } : {}),
       ...(request.buyer !== undefined ? { buyer: request.buyer } : {}),
-      ...(request.fulfillment !== undefined ? { fulfillment: mergeFulfillment(session.fulfillment as StoredFulfillment | null, request.fulfillment) } : {}),
+      ...(request.fulfillment !== undefined || request.buyer !== undefined
+        ? { fulfillment: await nextFulfillment(tx, session.fulfillment as StoredFulfillment | null, request.fulfillment, request.buyer ?? (session.buyer as Buyer | null), settings) }
+        : {}),
       ...(request.discounts !== undefined ? { discountCodes: request.discounts.codes ?? [] } : {}),
       ...(request.payment !== undefined ? { payment: storablePayment(request.payment) } : {}),
       updatedAt: settings.now,
