@@ -67,7 +67,7 @@ export default tseslint.config(
           { from: 'seed', allow: [...base, 'seed', 'shop', 'commerce', 'db'] },
           { from: 'import', allow: [...base, 'import', 'shop', 'access', 'db'] },
           // UCP is a transport of its own over the commerce rules: it answers UCP's JSON, not problem+json.
-          { from: 'ucp', allow: [...base, 'ucp', 'commerce', 'shop', 'access', 'db', 'calls', 'edge', 'services'] },
+          { from: 'ucp', allow: [...base, 'ucp', 'commerce', 'shop', 'access', 'db', 'calls', 'edge', 'services', 'mcp'] },
           { from: 'main', allow: ['*'] },
         ],
       }],

@@ -1,4 +1,5 @@
 import { UCP_VERSION } from './agent-header.ts';
+import { UCP_MCP_PATH } from './mcp.ts';
 import { publishedHandlers } from './payment-handlers.ts';
 import type { PaymentHandlerDeclaration } from './payment-handlers.ts';
 import type { PublicJwk } from './signing-keys.ts';
@@ -25,6 +26,7 @@ export function businessProfile(baseUrl: string, handlers: readonly PaymentHandl
           version: UCP_VERSION,
           spec: `${SPEC}/overview`,
           rest: { schema: 'https://ucp.dev/services/shopping/rest.openapi.json', endpoint: baseUrl },
+          mcp: { schema: 'https://ucp.dev/services/shopping/mcp.openrpc.json', endpoint: `${baseUrl}${UCP_MCP_PATH}` },
         },
       },
       capabilities: DISCOVERY_CAPABILITIES,

@@ -14,7 +14,13 @@ describe('/.well-known/ucp', () => {
     const profile = JSON.parse(response.body);
     expect(profile.ucp).toMatchObject({
       version: '2026-01-11',
-      services: { 'dev.ucp.shopping': { version: '2026-01-11', rest: { schema: 'https://ucp.dev/services/shopping/rest.openapi.json', endpoint: 'http://butik.test' } } },
+      services: {
+        'dev.ucp.shopping': {
+          version: '2026-01-11',
+          rest: { schema: 'https://ucp.dev/services/shopping/rest.openapi.json', endpoint: 'http://butik.test' },
+          mcp: { schema: 'https://ucp.dev/services/shopping/mcp.openrpc.json', endpoint: 'http://butik.test/ucp/mcp' },
+        },
+      },
     });
     expect(profile.ucp.capabilities.map((capability: { name: string }) => capability.name)).toEqual([
       'dev.ucp.shopping.checkout', 'dev.ucp.shopping.order', 'dev.ucp.shopping.fulfillment', 'dev.ucp.shopping.discount', 'dev.ucp.shopping.buyer_consent',

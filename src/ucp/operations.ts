@@ -1,0 +1,151 @@
+import type { z } from 'zod';
+import { runIdempotent } from '../calls/idempotency.ts';
+import type { StoredAnswer } from '../calls/idempotency.ts';
+import { isDatabaseUnavailable } from '../db/errors.ts';
+import { ToolError } from '../errors/tool-error.ts';
+import type { Log } from '../log.ts';
+import { unstorableTextErrors } from '../schema/storable-text.ts';
+import type { Services } from '../services.ts';
+import type { Agent } from './agent-header.ts';
+import { completeSession } from './complete.ts';
+import { errorBody, UcpError } from './errors.ts';
+import { readOrder, updateOrder, UpdateOrder } from './orders.ts';
+import { platformProfiles } from './platform-profile.ts';
+import type { PlatformProfile } from './platform-profile.ts';
+import { CompleteCheckout, CreateCheckout, UpdateCheckout } from './schemas.ts';
+import { simulateShipping } from './simulation.ts';
+import { cancelSession, createSession, readSession, updateSession } from './sessions.ts';
+import type { WriteSettings } from './sessions.ts';
+import type { WebhookDelivery } from './webhooks.ts';
+
+/** One UCP call, whichever binding (REST or MCP) it came through. */
+export type UcpCall = {
+  operation: OperationName;
+  /** The checkout session or order the call is about; '' for create. */
+  id: string;
+  agent: Agent;
+  body: Record<string, unknown>;
+  idempotencyKey: string | undefined;
+  requestId: string;
+  log: Log;
+};
+
+type Context = UcpCall & { profile: PlatformProfile; settings: WriteSettings };
+type Operation = { writes: boolean; run(context: Context): Promise<{ status: number; body: unknown }> };
+
+/** Schema violations are 422, as the samples' validation answers them; the first issue names the member. */
+export function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
+  const unstorable = unstorableTextErrors(body);
+  if (unstorable[0]) throw new UcpError(422, 'INVALID_REQUEST', `Invalid request: ${unstorable[0].path}: ${unstorable[0].message}`);
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const path = issue?.path.length ? `${issue.path.map(String).join('.')}: ` : '';
+  throw new UcpError(422, 'INVALID_REQUEST', `Invalid request: ${path}${issue?.message ?? 'the body does not match the schema'}`);
+}
+
+/**
+ * The UCP operations over Butik's stores, shared by the REST and MCP bindings: the platform's profile read,
+ * the call run once per Idempotency-Key and platform (checked before the body is validated, so a replay answers
+ * what the first call did), and every failure answered as UCP's error structure.
+ */
+export function ucpOperations(services: Services, delivery: WebhookDelivery, log: Log) {
+  const { config } = services;
+  const db = services.database.db;
+  const profiles = platformProfiles(config.ucp.mode === 'live' ? 'live' : 'test', log);
+  const settingsNow = (): WriteSettings => ({
+    handlers: config.ucp.paymentHandlers, baseUrl: services.baseUrl, now: services.runtime.clock(), savedAddresses: config.ucp.savedAddresses,
+  });
+
+  const operations: Record<OperationName, Operation> = {
+    create_checkout: {
+      writes: true,
+      run: async ({ agent, body, settings }) => ({ status: 201, body: await createSession(db, parse(CreateCheckout, body), agent.profile, settings) }),
+    },
+    get_checkout: { writes: false, run: async ({ id, settings }) => ({ status: 200, body: await readSession(db, id, settings) }) },
+    update_checkout: {
+      writes: true,
+      run: async ({ id, body, settings }) => ({ status: 200, body: await updateSession(db, id, parse(UpdateCheckout, body), settings) }),
+    },
+    complete_checkout: {
+      writes: true,
+      async run({ id, agent, profile, body, settings, idempotencyKey, requestId, log: callLog }) {
+        const completed = await completeSession(db, id, parse(CompleteCheckout, body), {
+          ...settings, log: callLog, platform: agent.profile, idempotencyKey: idempotencyKey ?? requestId, webhookUrl: profile.webhookUrl,
+        });
+        // order_placed was queued with the order; it leaves now rather than at the next poll.
+        void delivery.kick();
+        return { status: 200, body: completed };
+      },
+    },
+    cancel_checkout: { writes: true, run: async ({ id, settings }) => ({ status: 200, body: await cancelSession(db, id, settings) }) },
+    get_order: { writes: false, run: async ({ id }) => ({ status: 200, body: await readOrder(db, id) }) },
+    update_order: {
+      writes: true,
+      async run({ id, body, settings }) {
+        const updated = await updateOrder(db, id, parse(UpdateOrder, body), settings.now);
+        void delivery.kick();
+        return { status: 200, body: updated };
+      },
+    },
+    simulate_shipping: {
+      writes: true,
+      async run({ id, requestId }) {
+        const shipped = await simulateShipping(services, id, requestId);
+        void delivery.kick();
+        return { status: 200, body: shipped };
+      },
+    },
+  };
+
+  return async function runOperation(call: UcpCall): Promise<UcpAnswer> {
+    const operation = operations[call.operation];
+    const execute = async (): Promise<StoredAnswer> => {
+      try {
+        const profile = await profiles(call.agent.profile);
+        const settings = { ...settingsNow(), platformCapabilities: profile.capabilities };
+        const answer = await operation.run({ ...call, profile, settings });
+        return { status: answer.status, text: JSON.stringify(answer.body) };
+      } catch (error) {
+        if (error instanceof UcpError) return { status: error.status, text: JSON.stringify(errorBody(error)) };
+        throw error;
+      }
+    };
+    try {
+      return call.idempotencyKey && operation.writes
+        ? await runIdempotent(db, {
+          caller: `ucp:${call.agent.profile}`, key: call.idempotencyKey, tool: `ucp.${call.operation}/${call.id}`, body: call.body, now: services.runtime.clock(),
+        }, execute, (stored) => stored)
+        : await execute();
+    } catch (error) {
+      const failure = asUcpError(error);
+      if (failure.status >= 500) call.log.error({ err: error }, 'ucp: request failed');
+      return { status: failure.status, text: JSON.stringify(errorBody(failure)), ...(failure.options.retryAfter ? { retryAfter: failure.options.retryAfter } : {}) };
+    }
+  };
+}
+export type OperationName =
+  | 'create_checkout' | 'get_checkout' | 'update_checkout' | 'complete_checkout' | 'cancel_checkout'
+  | 'get_order' | 'update_order' | 'simulate_shipping';
+export type RunOperation = ReturnType<typeof ucpOperations>;
+/** The status and JSON text to answer with, and how long to wait when the answer says to retry. */
+export type UcpAnswer = StoredAnswer & { retryAfter?: number };
+
+/** Failures that are not UCP's own, in UCP's words: a broken body, a reused key, an unavailable database, a fault. */
+export function asUcpError(error: unknown): UcpError {
+  if (error instanceof UcpError) return error;
+  if (error instanceof ToolError) {
+    switch (error.code) {
+      case 'invalid_json':
+        return new UcpError(400, 'INVALID_REQUEST', error.message);
+      case 'idempotency_key_reused':
+        return new UcpError(409, 'IDEMPOTENCY_CONFLICT', 'Idempotency key reused with different parameters');
+      case 'idempotency_key_in_use':
+        return new UcpError(409, 'IDEMPOTENCY_CONFLICT', error.message, { retryAfter: error.extras.retryAfter });
+      default:
+        break;
+    }
+  }
+  if (isDatabaseUnavailable(error)) return new UcpError(503, 'SERVICE_UNAVAILABLE', 'The shop is briefly unavailable; retry shortly.', { retryAfter: 2 });
+  return new UcpError(500, 'INTERNAL_ERROR', 'An unexpected error occurred; the request may be retried.');
+}

@@ -1,0 +1,92 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.ts';
+import { ADDRESS, flowerShop, PROFILE, SUCCESS_CARD } from './helpers.ts';
+
+let t: TestApp;
+let client: Client;
+const meta = { ucp: { profile: PROFILE } };
+
+beforeAll(async () => {
+  t = await flowerShop();
+  const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  client = new Client({ name: 'ucp-platform-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL('/ucp/mcp', address)));
+});
+afterAll(async () => {
+  await client?.close();
+  await t?.close();
+});
+
+/** A tools/call whose UCP failure comes back as a JSON-RPC error with the UCP error in `data`. */
+async function failure(name: string, args: Record<string, unknown>, callMeta: Record<string, unknown> = meta) {
+  try {
+    await client.callTool({ name, arguments: args, _meta: callMeta });
+  } catch (error) {
+    return error as { code: number; message: string; data: any };
+  }
+  throw new Error(`${name} succeeded`);
+}
+
+describe('UCP over MCP at /ucp/mcp', () => {
+  it('lists the five checkout tools of checkout-mcp.md', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['create_checkout', 'get_checkout', 'update_checkout', 'complete_checkout', 'cancel_checkout']);
+  });
+
+  it('runs a whole checkout: create, update the fulfillment, complete; the same order as over REST', async () => {
+    const created = await client.callTool({
+      name: 'create_checkout',
+      arguments: {
+        checkout: {
+          line_items: [{ item: { id: 'bouquet_tulips' }, quantity: 1 }], currency: 'USD', payment: {},
+          fulfillment: { methods: [{ type: 'shipping', destinations: [ADDRESS] }] },
+        },
+        idempotency_key: 'mcp-create-1',
+      },
+      _meta: meta,
+    });
+    const checkout = created.structuredContent as any;
+    expect(checkout).toMatchObject({ status: 'incomplete', currency: 'USD', line_items: [{ item: { id: 'bouquet_tulips', price: 3000 } }] });
+    const destination = checkout.fulfillment.methods[0].destinations[0].id;
+
+    const addressed = (await client.callTool({
+      name: 'update_checkout',
+      arguments: { id: checkout.id, fulfillment: { methods: [{ selected_destination_id: destination }] } },
+      _meta: meta,
+    })).structuredContent as any;
+    const group = addressed.fulfillment.methods[0].groups[0];
+    const ready = (await client.callTool({
+      name: 'update_checkout',
+      arguments: { id: checkout.id, checkout: { fulfillment: { methods: [{ groups: [{ id: group.id, selected_option_id: 'std-ship' }] }] } } },
+      _meta: meta,
+    })).structuredContent as any;
+    expect(ready.status).toBe('ready_for_complete');
+
+    const completed = await client.callTool({
+      name: 'complete_checkout',
+      arguments: { id: checkout.id, payment: { selected_instrument_id: SUCCESS_CARD.id, instruments: [SUCCESS_CARD] }, idempotency_key: 'mcp-complete-1' },
+      _meta: meta,
+    });
+    expect(completed.structuredContent).toMatchObject({ status: 'completed', order: { id: expect.any(String) } });
+    const read = await client.callTool({ name: 'get_checkout', arguments: { id: checkout.id }, _meta: meta });
+    expect(read.structuredContent).toEqual(completed.structuredContent);
+  });
+
+  it('answers UCP failures as JSON-RPC errors carrying the UCP error, and requires _meta.ucp.profile', async () => {
+    const unknown = await failure('get_checkout', { id: 'nope' });
+    expect(unknown.code).toBe(-32602);
+    expect(unknown.data).toEqual({
+      status: 'requires_escalation',
+      messages: [{ type: 'error', code: 'resource_not_found', content: 'Checkout session not found', severity: 'recoverable' }],
+      code: 'RESOURCE_NOT_FOUND',
+      detail: 'Checkout session not found',
+    });
+    const anonymous = await failure('get_checkout', { id: 'nope' }, {});
+    expect(anonymous.data.detail).toMatch(/_meta\.ucp\.profile/);
+    const stock = await failure('create_checkout', { line_items: [{ item: { id: 'gardenias' }, quantity: 1 }], currency: 'USD' });
+    expect(stock.data.detail).toBe('Insufficient stock for item gardenias');
+    const newer = await failure('get_checkout', { id: 'x' }, { ucp: { profile: PROFILE, version: '2030-01-01' } });
+    expect(newer.data.code).toBe('VERSION_UNSUPPORTED');
+  });
+});
