@@ -24,6 +24,7 @@ import { oauthRoutes } from './oauth/routes.ts';
 import { createOAuthServer } from './oauth/server.ts';
 import type { Services } from './services.ts';
 import { siteRoutes } from './site/routes.ts';
+import { ucpOpenApi } from './ucp/openapi.ts';
 import { ucpRoutes } from './ucp/routes.ts';
 import { webhookDelivery } from './ucp/webhooks.ts';
 import type { AnyTool } from './tools/define-tool.ts';
@@ -100,6 +101,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
         db: database.db, masterKey: options.masterKey, clock, log: app.log, invalidation, verifyOAuthToken: oauth.verify,
       }),
     },
+    ...(config.ucp.mode === 'off' ? {} : { openApiExtension: ucpOpenApi() }),
     get baseUrl() { return baseUrl; },
   };
   app.decorate('butik', services);

@@ -5,6 +5,13 @@ import type { Database } from './db/client.ts';
 import type { ToolRuntime } from './tools/invoke.ts';
 import type { Registry } from './tools/registry.ts';
 
+/** OpenAPI routes beyond the tools that a configuration switches on (UCP's), with their tag and schemas. */
+export type OpenApiExtension = {
+  paths: Record<string, unknown>;
+  tag: { name: string; description: string };
+  schemas: Record<string, unknown>;
+};
+
 /** What the routes are built from; app.ts assembles it once and hands it to every route plugin. */
 export type Services = {
   config: Config;
@@ -12,6 +19,8 @@ export type Services = {
   registry: Registry;
   runtime: ToolRuntime;
   gate: Gate;
+  /** The OpenAPI paths of features the configuration switches on (UCP), beside the tools'. */
+  openApiExtension?: OpenApiExtension;
   /** The public base address; fixed once the port is known (CONTRACT §1 BASE_URL). */
   readonly baseUrl: string;
 };

@@ -52,7 +52,7 @@ export const discoveryRoutes: RoutePlugin = async (app, { services }) => {
   let docs: { baseUrl: string; html: string } | undefined;
   app.get('/docs', async (request, reply) => {
     const { registry, baseUrl } = services;
-    if (docs?.baseUrl !== baseUrl) docs = { baseUrl, html: renderDocsPage(buildOpenApi(registry.tools, baseUrl), baseUrl) };
+    if (docs?.baseUrl !== baseUrl) docs = { baseUrl, html: renderDocsPage(buildOpenApi(registry.tools, baseUrl, services.openApiExtension), baseUrl) };
     return reply.headers(HTML_HEADERS).send(docs.html);
   });
 

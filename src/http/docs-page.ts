@@ -107,6 +107,24 @@ ${rows}
   -d '{"name": "my-agent", "scopes": ["catalog:read", "orders:read"]}'</pre>`;
 }
 
+/** The UCP checkout routes, when the shop has UCP switched on (their operations are tagged ucp). */
+function ucpSection(document: Json, baseUrl: string): string {
+  const rows = Object.entries(record(document.paths))
+    .flatMap(([path, item]) => Object.entries(record(item)).map(([method, op]) => ({ path, method, operation: record(op) })))
+    .filter(({ operation }) => list(operation.tags).includes('ucp'))
+    .map(({ path, method, operation }) => `<tr><td><code>${e(method.toUpperCase())} ${e(path)}</code></td><td>${e(text(operation.summary))}</td></tr>`);
+  if (rows.length === 0) return '';
+  return `<h2 id="ucp">UCP checkout for shopping agents</h2>
+<p>Universal Commerce Protocol 2026-01-11: discovery at <a href="${e(baseUrl)}/.well-known/ucp"><code>/.well-known/ucp</code></a>,
+the REST binding below (every request names the platform in <code>UCP-Agent: profile="…"</code>), and the same operations
+as MCP tools at <code>${e(baseUrl)}/ucp/mcp</code>. Errors are UCP's structure, not problem+json.</p>
+<table><thead><tr><th>Route</th><th></th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table>
+<pre>curl -s ${e(baseUrl)}/checkout-sessions -H 'UCP-Agent: profile="https://platform.example/profile"' \\
+  -H 'content-type: application/json' -d '{"line_items": [{"item": {"id": "SKU"}, "quantity": 1}], "currency": "DKK"}'</pre>`;
+}
+
 function operationSection({ tool, op }: Operation): string {
   const scope = text(op['x-service-required-scope']);
   const anonymous = op['x-service-anonymous-read'] === true;
@@ -172,6 +190,7 @@ ${keysSection(document, baseUrl)}
 names, schemas and scopes; send the API key as <code>Authorization: Bearer …</code> on every request.</p>
 ${tags.map((tag) => `<h2 id="tag-${e(tag)}">${e(tag)}</h2>\n<p>${e(tagDescriptions.get(tag) ?? '')}</p>\n`
   + operations.filter(({ tool }) => tool.startsWith(`${tag}.`)).map(operationSection).join('\n')).join('\n')}
+${ucpSection(document, baseUrl)}
 ${errorsSection(document, baseUrl)}`;
   return htmlPage(`${title} reference`, body);
 }

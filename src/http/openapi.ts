@@ -1,6 +1,7 @@
 import { SCOPES } from '../access/scopes.ts';
 import { PROBLEM_CODES } from '../errors/problems.ts';
 import type { RegisteredTool } from '../tools/registry.ts';
+import type { OpenApiExtension } from '../services.ts';
 import { keysPaths, MASTER_KEY_SCHEME } from './keys-openapi.ts';
 import { failureResponses, successContent } from './openapi-responses.ts';
 
@@ -114,10 +115,10 @@ function operationFor(tool: RegisteredTool): Json {
 }
 
 /** The OpenAPI 3.1 document of CONTRACT §3, generated from the registry. */
-export function buildOpenApi(tools: readonly RegisteredTool[], baseUrl: string): Json {
+export function buildOpenApi(tools: readonly RegisteredTool[], baseUrl: string, extension?: OpenApiExtension): Json {
   const paths: Json = {};
   for (const tool of tools) paths[`/api/v1/tools/${tool.name}`] = { post: operationFor(tool) };
-  Object.assign(paths, keysPaths());
+  Object.assign(paths, keysPaths(), extension?.paths);
   return {
     openapi: '3.1.0',
     info: {
@@ -132,7 +133,8 @@ export function buildOpenApi(tools: readonly RegisteredTool[], baseUrl: string):
     'x-service-supported-scopes': [...SCOPES],
     tags: [...new Set(tools.map((tool) => tool.name.split('.')[0] ?? tool.name))]
       .map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `The ${name}.* tools.` }))
-      .concat({ name: 'keys', description: 'API key management with the master key (REST only, never an MCP tool).' }),
+      .concat({ name: 'keys', description: 'API key management with the master key (REST only, never an MCP tool).' })
+      .concat(extension ? [extension.tag] : []),
     paths,
     components: {
       securitySchemes: {
@@ -154,6 +156,7 @@ export function buildOpenApi(tools: readonly RegisteredTool[], baseUrl: string):
           allOf: [{ $ref: '#/components/schemas/Problem' }],
           description: 'Problem for a missing, malformed, unknown, expired or revoked key (code unauthorized).',
         },
+        ...extension?.schemas,
         RateLimitedProblem: {
           allOf: [{ $ref: '#/components/schemas/Problem' }],
           description: 'Problem for an exceeded rate limit (code rate_limited).',

@@ -61,7 +61,7 @@ describe('the in-memory limiter', () => {
 describe('configuration', () => {
   it('defaults to the contract quotas, a 60 s window and the "butik" Redis prefix', () => {
     const config = loadConfig({});
-    expect(config.rateLimits).toEqual({ anon: 60, preauth: 120, key: 600 });
+    expect(config.rateLimits).toEqual({ anon: 60, preauth: 120, key: 600, ucp: 600 });
     expect(config.rateWindowSeconds).toBe(60);
     expect(config.redisUrl).toBeUndefined();
     expect(config.redisPrefix).toBe('butik');
@@ -69,7 +69,7 @@ describe('configuration', () => {
 
   it('reads BUTIK_RATE_LIMITS, BUTIK_RATE_WINDOW_S and BUTIK_REDIS_PREFIX', () => {
     const config = loadConfig({ BUTIK_RATE_LIMITS: 'key:5,anon:7', BUTIK_RATE_WINDOW_S: '2', BUTIK_REDIS_PREFIX: 'shop-a' });
-    expect(config.rateLimits).toEqual({ anon: 7, preauth: 120, key: 5 });
+    expect(config.rateLimits).toEqual({ anon: 7, preauth: 120, key: 5, ucp: 600 });
     expect(config.rateWindowSeconds).toBe(2);
     expect(config.redisPrefix).toBe('shop-a');
   });

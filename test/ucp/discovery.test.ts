@@ -42,12 +42,32 @@ describe('/.well-known/ucp', () => {
   });
 });
 
+describe('the OpenAPI document and /docs', () => {
+  it('describe the UCP routes, their requests and the UCP error', async () => {
+    const doc = JSON.parse((await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).body);
+    const ucpPaths = Object.keys(doc.paths).filter((path) => !path.startsWith('/api/'));
+    expect(ucpPaths).toEqual(['/checkout-sessions', '/checkout-sessions/{id}', '/checkout-sessions/{id}/complete', '/checkout-sessions/{id}/cancel', '/orders/{id}']);
+    const create = doc.paths['/checkout-sessions'].post;
+    expect(create).toMatchObject({ operationId: 'ucp_create_checkout', tags: ['ucp'], responses: { 201: {}, 400: {}, 422: {}, 429: {} } });
+    expect(create.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(['UCP-Agent', 'Request-Id', 'Request-Signature', 'Idempotency-Key']);
+    expect(create.requestBody.content['application/json'].schema.required).toEqual(['line_items', 'currency']);
+    expect(doc.components.schemas.UcpError.required).toEqual(['status', 'messages', 'code', 'detail']);
+    expect(doc.tags.map((tag: { name: string }) => tag.name)).toContain('ucp');
+    const docs = (await t.app.inject({ method: 'GET', url: '/docs' })).body;
+    expect(docs).toContain('<h2 id="ucp">UCP checkout for shopping agents</h2>');
+    expect(docs).toContain('<code>POST /checkout-sessions/{id}/complete</code>');
+  });
+});
+
 describe('BUTIK_UCP_MODE=off', () => {
   it('serves none of the UCP routes', async () => {
     const off = await createTestApp();
     try {
       expect((await off.app.inject({ method: 'GET', url: '/.well-known/ucp' })).statusCode).toBe(404);
       expect((await ucp(off, 'POST', '/checkout-sessions', {})).status).toBe(404);
+      const doc = JSON.parse((await off.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).body);
+      expect(Object.keys(doc.paths).every((path) => path.startsWith('/api/'))).toBe(true);
+      expect((await off.app.inject({ method: 'GET', url: '/docs' })).body).not.toContain('id="ucp"');
     } finally {
       await off.close();
     }

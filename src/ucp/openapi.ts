@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import type { OpenApiExtension } from '../services.ts';
+import { UpdateOrder } from './orders.ts';
+import { CompleteCheckout, CreateCheckout, UpdateCheckout } from './schemas.ts';
+
+type Json = Record<string, unknown>;
+
+const schemaOf = (schema: z.ZodType): Json => {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' });
+  return rest;
+};
+
+const CHECKOUT = { $ref: 'https://ucp.dev/schemas/shopping/checkout_resp.json' };
+const ORDER = { $ref: 'https://ucp.dev/schemas/shopping/order.json' };
+
+const ERROR: Json = {
+  type: 'object',
+  description: 'The UCP error structure, with the samples\' `code` and `detail` (the first message\'s content) beside it.',
+  required: ['status', 'messages', 'code', 'detail'],
+  properties: {
+    status: { const: 'requires_escalation' },
+    messages: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['type', 'code', 'content', 'severity'],
+        properties: {
+          type: { const: 'error' }, code: { type: 'string' }, content: { type: 'string' },
+          severity: { enum: ['recoverable', 'requires_buyer_input', 'requires_buyer_review'] },
+        },
+      },
+    },
+    code: { type: 'string', examples: ['RESOURCE_NOT_FOUND', 'OUT_OF_STOCK', 'PAYMENT_FAILED', 'VERSION_UNSUPPORTED'] },
+    detail: { type: 'string' },
+  },
+};
+
+const HEADERS: Json[] = [
+  { name: 'UCP-Agent', in: 'header', required: true, description: 'RFC 8941 dictionary naming the platform: profile="https://platform.example/profile"; a version newer than 2026-01-11 is refused.', schema: { type: 'string' } },
+  { name: 'Request-Id', in: 'header', required: false, description: 'For tracing; accepted, not interpreted.', schema: { type: 'string' } },
+  { name: 'Request-Signature', in: 'header', required: false, description: 'Accepted; this protocol version defines no format to verify.', schema: { type: 'string' } },
+];
+const IDEMPOTENCY: Json = {
+  name: 'Idempotency-Key', in: 'header', required: false,
+  description: 'The same key and body within 24 h answers what the first call did; another body → 409. Scoped per platform.', schema: { type: 'string' },
+};
+const ID: Json = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+
+const failures = (...statuses: number[]): Json => Object.fromEntries(statuses.map((status) => [status, {
+  description: ({ 400: 'Invalid request: unknown item, stock, currency, not ready, unsupported handler', 402: 'Payment declined', 403: 'Forbidden', 404: 'Not found', 409: 'Session ended, stock gone, idempotency conflict', 422: 'Schema violation', 429: 'Rate limited (policy ucp)' } as Record<number, string>)[status] ?? 'Failure',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/UcpError' } } },
+}]));
+
+function operation(id: string, summary: string, fields: { body?: z.ZodType; idempotent?: boolean; path?: boolean; ok: Json; status?: number; errors: number[] }): Json {
+  return {
+    operationId: `ucp_${id}`,
+    summary,
+    tags: ['ucp'],
+    security: [],
+    parameters: [...(fields.path ? [ID] : []), ...HEADERS, ...(fields.idempotent ? [IDEMPOTENCY] : [])],
+    ...(fields.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(fields.body) } } } } : {}),
+    responses: {
+      [fields.status ?? 200]: { description: summary, content: { 'application/json': { schema: fields.ok } } },
+      ...failures(...fields.errors, 429),
+    },
+  };
+}
+
+/** The UCP REST binding in Butik's OpenAPI document, when UCP is on. Responses reference UCP's own schemas. */
+export function ucpOpenApi(): OpenApiExtension {
+  return {
+    tag: { name: 'ucp', description: 'Universal Commerce Protocol 2026-01-11 checkout for shopping agents (BUTIK_UCP_MODE test or live); the same operations over MCP at /ucp/mcp.' },
+    schemas: { UcpError: ERROR },
+    paths: {
+      '/checkout-sessions': {
+        post: operation('create_checkout', 'Create a checkout session', { body: CreateCheckout, idempotent: true, ok: CHECKOUT, status: 201, errors: [400, 422] }),
+      },
+      '/checkout-sessions/{id}': {
+        get: operation('get_checkout', 'Get a checkout session', { path: true, ok: CHECKOUT, errors: [404] }),
+        put: operation('update_checkout', 'Update a checkout session', { path: true, body: UpdateCheckout, idempotent: true, ok: CHECKOUT, errors: [400, 404, 409, 422] }),
+      },
+      '/checkout-sessions/{id}/complete': {
+        post: operation('complete_checkout', 'Complete a checkout session and place the order', {
+          path: true, body: CompleteCheckout, idempotent: true, ok: CHECKOUT, errors: [400, 402, 404, 409, 422],
+        }),
+      },
+      '/checkout-sessions/{id}/cancel': {
+        post: operation('cancel_checkout', 'Cancel a checkout session', { path: true, idempotent: true, ok: CHECKOUT, errors: [404, 409] }),
+      },
+      '/orders/{id}': {
+        get: operation('get_order', 'Get an order placed through UCP', { path: true, ok: ORDER, errors: [404] }),
+        put: operation('update_order', 'Append fulfillment events and adjustments to an order', { path: true, body: UpdateOrder, idempotent: true, ok: ORDER, errors: [404, 422] }),
+      },
+    },
+  };
+}
