@@ -26,7 +26,16 @@ export type CheckoutJob = {
   durationS: number;
 };
 
-export type LoadJob = RequestsJob | CheckoutJob;
+/** Virtual platforms buying through UCP: each creates a checkout session ready to complete, then completes it. */
+export type UcpCheckoutJob = {
+  kind: 'ucp_checkout';
+  url: string;
+  slugs: string[];
+  clients: number;
+  durationS: number;
+};
+
+export type LoadJob = RequestsJob | CheckoutJob | UcpCheckoutJob;
 
 export type Latency = {
   p50: number; p95: number; p99: number; mean: number; max: number;

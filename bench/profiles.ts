@@ -25,6 +25,8 @@ export const TARGETS = {
   idleRssMb: 150,
   loadedRssMb: 250,
   toolsListKb: 40,
+  /** Issue 17: server CPU per UCP order (create + complete) at most this many times cart.create + cart.checkout's. */
+  ucpVsCart: 3,
 };
 
 const PROFILES: Record<Profile['name'], Profile> = {

@@ -29,6 +29,14 @@ export type BenchResult = {
     /** The same load with every cart on one unlimited code, and with no code. */
     variants?: { hotDiscount: LoadResult; noDiscount: LoadResult };
   };
+  /** Issue 17: UCP create + complete on a server with BUTIK_UCP_MODE=test, against cart.create + cart.checkout. */
+  ucpCheckout?: {
+    result?: LoadResult;
+    /** Server CPU per order placed, and the same for cart.create + cart.checkout in the checkout run. */
+    cpuMsPerOrder?: number;
+    cartCpuMsPerOrder?: number;
+    notAvailable?: string;
+  };
   footprint?: { idleRssMb?: number; loadedRssMb?: number; loadS?: number; coldStartMs?: number; toolsListBytes?: number };
   targets: Target[];
   errors: string[];
@@ -89,6 +97,15 @@ export function markdown(result: BenchResult): string {
   } else if (checkout?.notAvailable) {
     lines.push('', `Checkout: not available (${checkout.notAvailable}).`);
   }
+  const ucp = result.ucpCheckout;
+  if (ucp?.result?.checkout) {
+    const c = ucp.result.checkout;
+    lines.push('', `UCP checkout (create + complete), 50 concurrent platforms: ${c.ordersPerSecond} orders/s (${c.orders} orders; `
+      + `p50 ${ucp.result.latency.p50} ms, p99 ${ucp.result.latency.p99} ms); server CPU ${ucp.cpuMsPerOrder ?? '–'} ms per order against `
+      + `${ucp.cartCpuMsPerOrder ?? '–'} ms for cart.create + cart.checkout; ${c.outOfStock} refused for stock, ${c.unexpected} unexpected.`);
+  } else if (ucp?.notAvailable) {
+    lines.push('', `UCP checkout: not available (${ucp.notAvailable}).`);
+  }
   lines.push('', ...histogramTable(result));
   lines.push('', '| target | goal | measured | met |', '|---|---|---|---|');
   for (const t of result.targets) {
@@ -104,6 +121,7 @@ function histogramTable(result: BenchResult): string[] {
     ...result.scenarios.map((s): [string, LoadResult | undefined] => [`${s.label} (Butik)`, s.butik]),
     ['search with q at half the max rate', result.halfRate?.butik],
     ['checkout requests', result.checkout?.result],
+    ['UCP checkout requests', result.ucpCheckout?.result],
   ];
   const heading = [...HISTOGRAM_BOUNDS_MS.map((bound) => `≤ ${bound} ms`), `> ${HISTOGRAM_BOUNDS_MS.at(-1) ?? 0} ms`];
   const lines = [`| latency histogram | ${heading.join(' | ')} |`, `|---|${heading.map(() => '---:').join('|')}|`];

@@ -5,7 +5,7 @@ import { CATALOG } from './catalog.ts';
 import { auditCheckout, prepareCheckout } from './checkout.ts';
 import { benchDatabaseUrl, prepareDatabase } from './database.ts';
 import { startLoadGenerator } from './load.ts';
-import type { CheckoutJob, HttpRequest, LoadResult } from './load-types.ts';
+import type { CheckoutJob, HttpRequest, LoadResult, UcpCheckoutJob } from './load-types.ts';
 import { checkAgainstBaseline, checkMcp, send } from './preflight.ts';
 import { coldStartMs, residentMb, toolsListBytes } from './footprint.ts';
 import { machineBusyPercent } from './machine-load.ts';
@@ -218,6 +218,9 @@ async function main(): Promise<number> {
         result.errors.push(...audit.violations.map((v) => `checkout audit: ${v}`));
         log(`checkout: ${outcome.ordersPerSecond} orders/s, ${audit.violations.length} violations`);
         result.checkout.variants = await checkoutVariants(butik, key, fixture.value.slugs, (job) => load.run(job));
+        if (!only || only.includes('ucp_checkout')) {
+          result.ucpCheckout = await ucpCheckout(url, fixture.value.slugs, perOrder(run), (job) => load.run(job));
+        }
       }
     }
     if (result.footprint) {
@@ -279,12 +282,49 @@ async function checkoutVariants(
   return { hotDiscount, noDiscount };
 }
 
+/** Server CPU time per order placed, from a checkout run's per-request figure. */
+function perOrder(run: LoadResult): number | undefined {
+  const orders = run.checkout?.orders ?? 0;
+  if (run.serverCpuMsPerRequest === undefined || orders === 0) return undefined;
+  return Math.round(((run.serverCpuMsPerRequest * run.requests) / orders) * 1000) / 1000;
+}
+
+/**
+ * Issue 17: the same shoppers through UCP, on a second server over the same database with UCP switched on
+ * (the first keeps UCP off, so its tools/list stays the 48 tools the footprint measures).
+ */
+async function ucpCheckout(
+  databaseUrl: string,
+  slugs: string[],
+  cartCpuMsPerOrder: number | undefined,
+  run: (job: UcpCheckoutJob) => Promise<LoadResult>,
+): Promise<NonNullable<BenchResult['ucpCheckout']>> {
+  const server = await startButik(databaseUrl, { env: { BUTIK_UCP_MODE: 'test' } });
+  try {
+    const job = { kind: 'ucp_checkout' as const, url: server.url, slugs, clients: 50 };
+    await run({ ...job, durationS: profile.warmupS });
+    const cpuBefore = processCpuMs(server.pid);
+    const measured = await run({ ...job, durationS: profile.durationS });
+    const cpuAfter = processCpuMs(server.pid);
+    const orders = measured.checkout?.orders ?? 0;
+    const cpuMsPerOrder = cpuBefore !== undefined && cpuAfter !== undefined && orders > 0
+      ? Math.round(((cpuAfter - cpuBefore) / orders) * 1000) / 1000
+      : undefined;
+    log(`ucp_checkout: ${measured.checkout?.ordersPerSecond} orders/s, ${cpuMsPerOrder ?? '?'} ms CPU per order (cart: ${cartCpuMsPerOrder ?? '?'})`);
+    return { result: measured, ...(cpuMsPerOrder === undefined ? {} : { cpuMsPerOrder }), ...(cartCpuMsPerOrder === undefined ? {} : { cartCpuMsPerOrder }) };
+  } finally {
+    await server.close();
+  }
+}
+
 function targetsFor(result: BenchResult): Target[] {
   const r = result.ratios;
   const checkout = result.checkout?.result?.checkout;
   const audit = result.checkout?.audit;
   const search = result.scenarios.find((s) => s.name === 'search_q')?.butik;
   const f = result.footprint;
+  const ucp = result.ucpCheckout;
+  const ucpVsCart = ucp?.cpuMsPerOrder !== undefined && ucp.cartCpuMsPerOrder ? Math.round((ucp.cpuMsPerOrder / ucp.cartCpuMsPerOrder) * 100) / 100 : null;
   const met = (value: number | null | undefined, ok: (v: number) => boolean) => (value === null || value === undefined ? null : ok(value));
   const fmt = (value: number | null | undefined, unit: string) => (value === null || value === undefined ? 'not measured' : `${value}${unit}`);
   const targets: Target[] = [
@@ -298,6 +338,12 @@ function targetsFor(result: BenchResult): Target[] {
     { name: 'cold start to ready (embedded, existing data)', target: `≤ ${TARGETS.coldStartMs} ms`, measured: fmt(f?.coldStartMs, ' ms'), met: met(f?.coldStartMs, (v) => v <= TARGETS.coldStartMs) },
     { name: 'idle RSS', target: `≤ ${TARGETS.idleRssMb} MB`, measured: fmt(f?.idleRssMb, ' MB'), met: met(f?.idleRssMb, (v) => v <= TARGETS.idleRssMb) },
     { name: `RSS after ${f?.loadS ?? '–'} s of load`, target: `≤ ${TARGETS.loadedRssMb} MB`, measured: fmt(f?.loadedRssMb, ' MB'), met: met(f?.loadedRssMb, (v) => v <= TARGETS.loadedRssMb) },
+    {
+      name: 'UCP checkout CPU per order vs cart.create + cart.checkout',
+      target: `≤ ${TARGETS.ucpVsCart}×`,
+      measured: fmt(ucpVsCart, '×'),
+      met: met(ucpVsCart, (v) => v <= TARGETS.ucpVsCart),
+    },
     { name: 'MCP tools/list, all 48 tools', target: `≤ ${TARGETS.toolsListKb} KB`, measured: fmt(f?.toolsListBytes === undefined ? undefined : Math.round(f.toolsListBytes / 102.4) / 10, ' KB'), met: met(f?.toolsListBytes, (v) => v <= TARGETS.toolsListKb * 1024) },
   ];
   if (result.meta.busyBeforeStart === true) {

@@ -11,7 +11,7 @@ import { REPO_ROOT } from './catalog.ts';
 export type RunningServer = { url: string; pid: number | undefined; close(): Promise<void> };
 
 /** Rate limits raised far above anything one run can send (CONTRACT §5: BUTIK_RATE_LIMITS). */
-const UNLIMITED = 'anon:1000000000,preauth:1000000000,key:1000000000';
+const UNLIMITED = 'anon:1000000000,preauth:1000000000,key:1000000000,ucp:1000000000';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -65,7 +65,10 @@ export type ButikServer = RunningServer & { masterKey: string };
  * pino, not Butik), no demo seed, rate limits raised. The port is chosen here, since at warn the
  * "butik listening" line is not logged. `readyMs`: from spawn to the first 200 of /readyz.
  */
-export async function startButik(databaseUrl: string | undefined, options: { dataDir?: string } = {}): Promise<ButikServer & { readyMs: number }> {
+export async function startButik(
+  databaseUrl: string | undefined,
+  options: { dataDir?: string; env?: Record<string, string> } = {},
+): Promise<ButikServer & { readyMs: number }> {
   const port = await freePort();
   const masterKey = `bench-master-${randomBytes(24).toString('base64url')}`;
   const ownDataDir = options.dataDir === undefined;
@@ -86,6 +89,7 @@ export async function startButik(databaseUrl: string | undefined, options: { dat
       LOG_LEVEL: 'warn',
       REDIS_URL: '',
       NODE_ENV: 'production',
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -49,6 +49,18 @@ describe('bench harness', () => {
     expect(text).toContain('| search req/s vs baseline | ≥ 0.7× | 0.7× | yes |');
   });
 
+  it('reports the UCP checkout beside the cart checkout it is measured against', () => {
+    const ucp = { ...result(50), checkout: { orders: 400, ordersPerSecond: 100, discounted: 0, outOfStock: 3, discountRefused: 0, unexpected: 0, unexpectedSamples: [] } };
+    const text = markdown({
+      meta: { products: 20_000, durationS: 4, connections: 10, cpus: 2, loadAverage: '0.1 0.1 0.1' },
+      scenarios: [], ratios: {}, targets: [], errors: [],
+      ucpCheckout: { result: ucp, cpuMsPerOrder: 8, cartCpuMsPerOrder: 6 },
+    });
+    expect(text).toContain('UCP checkout (create + complete), 50 concurrent platforms: 100 orders/s (400 orders; p50 1 ms, p99 3 ms); '
+      + 'server CPU 8 ms per order against 6 ms for cart.create + cart.checkout; 3 refused for stock, 0 unexpected.');
+    expect(TARGETS.ucpVsCart).toBe(3);
+  });
+
   it('generates a catalog in which all its search terms occur', () => {
     const catalog = CATALOG;
     expect(PAGE_SIZE).toBe(20);
