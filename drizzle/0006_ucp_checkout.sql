@@ -2,6 +2,7 @@ CREATE TABLE "ucp_checkout_sessions" (
 	"id" text PRIMARY KEY NOT NULL,
 	"cart_id" text NOT NULL,
 	"platform" text NOT NULL,
+	"key_id" text,
 	"status" text NOT NULL,
 	"currency" text NOT NULL,
 	"line_items" jsonb NOT NULL,
@@ -21,6 +22,7 @@ CREATE TABLE "ucp_orders" (
 	"checkout_id" text NOT NULL,
 	"document" jsonb NOT NULL,
 	"webhook_url" text,
+	"key_id" text,
 	"created_at" timestamp with time zone DEFAULT date_trunc('milliseconds', now()) NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT date_trunc('milliseconds', now()) NOT NULL
 );

@@ -101,7 +101,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
         db: database.db, masterKey: options.masterKey, clock, log: app.log, invalidation, verifyOAuthToken: oauth.verify,
       }),
     },
-    ...(config.ucp.mode === 'off' ? {} : { openApiExtension: ucpOpenApi() }),
+    ...(config.ucp.mode === 'off' ? {} : { openApiExtension: ucpOpenApi(config.ucp.auth) }),
     get baseUrl() { return baseUrl; },
   };
   app.decorate('butik', services);

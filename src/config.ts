@@ -43,6 +43,7 @@ const Env = z.object({
   BUTIK_UCP_MODE: z.enum(['off', 'test', 'live']).default('off'),
   BUTIK_UCP_PAYMENT_HANDLERS: z.string().min(1).optional(),
   BUTIK_UCP_SAVED_ADDRESSES: Bool.default(false),
+  BUTIK_UCP_AUTH: z.enum(['open', 'key']).default('open'),
   BUTIK_UCP_SIMULATION_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
@@ -82,6 +83,8 @@ export type Config = {
     simulationSecret: string | undefined;
     /** Offer known buyers their saved addresses and save the ones they ship to. */
     savedAddresses: boolean;
+    /** open: guest checkout, the session or order id is the capability; key: an API key with scope ucp:checkout. */
+    auth: 'open' | 'key';
   };
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   /** json: one JSON line per event, for log shippers; pretty: coloured lines for people at a terminal. */
@@ -122,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       paymentHandlers: paymentHandlersOf(e.BUTIK_UCP_MODE, e.BUTIK_UCP_PAYMENT_HANDLERS),
       simulationSecret: e.BUTIK_UCP_SIMULATION_SECRET,
       savedAddresses: e.BUTIK_UCP_SAVED_ADDRESSES,
+      auth: e.BUTIK_UCP_AUTH,
     },
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

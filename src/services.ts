@@ -10,6 +10,8 @@ export type OpenApiExtension = {
   paths: Record<string, unknown>;
   tag: { name: string; description: string };
   schemas: Record<string, unknown>;
+  /** Scopes the extension's routes check, listed after the tools' in x-service-supported-scopes. */
+  scopes?: string[];
 };
 
 /** What the routes are built from; app.ts assembles it once and hands it to every route plugin. */

@@ -64,6 +64,7 @@ describe('loadConfig', () => {
     ['BUTIK_RATE_WINDOW_S', '0'],
     ['LOG_LEVEL', 'loud'],
     ['BUTIK_UCP_MODE', 'on'],
+    ['BUTIK_UCP_AUTH', 'token'],
     ['BUTIK_RATE_LIMITS', 'ucp:x'],
   ];
   for (const [name, value] of bad) {
@@ -94,7 +95,8 @@ describe('UCP configuration', () => {
   };
 
   it('is off by default and advertises the mock handler in test mode', () => {
-    expect(loadConfig({}).ucp).toEqual({ mode: 'off', paymentHandlers: [], simulationSecret: undefined, savedAddresses: false });
+    expect(loadConfig({}).ucp).toEqual({ mode: 'off', paymentHandlers: [], simulationSecret: undefined, savedAddresses: false, auth: 'open' });
+    expect(loadConfig({ BUTIK_UCP_AUTH: 'key' }).ucp.auth).toBe('key');
     expect(loadConfig({ BUTIK_UCP_SAVED_ADDRESSES: 'true' }).ucp.savedAddresses).toBe(true);
     expect(loadConfig({ BUTIK_UCP_MODE: 'test' }).ucp.paymentHandlers).toEqual([expect.objectContaining({ id: 'mock_payment_handler', processor: 'mock' })]);
     expect(loadConfig({ BUTIK_RATE_LIMITS: 'ucp:20' }).rateLimits.ucp).toBe(20);

@@ -1,12 +1,18 @@
 import { z } from 'zod';
 
-/** SPEC §5: every scope a key can hold. */
-export const SCOPES = [
+/** SPEC §5: the scopes of the tools, the ones OAuth grants and the OpenAPI document lists. */
+export const TOOL_SCOPES = [
   'analytics:read', 'audit:read', 'audit:revert', 'cart:write', 'catalog:read', 'categories:read',
   'categories:write', 'customer:read', 'discounts:read', 'discounts:write', 'features:read', 'features:write',
   'marketing:write', 'orders:read', 'orders:write', 'pages:read', 'pages:write', 'products:write',
   'settings:read', 'settings:write',
 ] as const;
+
+/** Issue 17: with BUTIK_UCP_AUTH=key, a UCP platform's key must hold this scope. */
+export const UCP_SCOPE = 'ucp:checkout';
+
+/** Every scope a key can hold. */
+export const SCOPES = [...TOOL_SCOPES, UCP_SCOPE] as const;
 
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;

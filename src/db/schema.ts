@@ -380,6 +380,8 @@ export const ucpCheckoutSessions = pgTable('ucp_checkout_sessions', {
   cartId: text('cart_id').notNull().references(() => carts.id),
   /** The platform's profile URL from UCP-Agent; idempotency keys and key-less reads are scoped by it. */
   platform: text('platform').notNull(),
+  /** BUTIK_UCP_AUTH=key: the key that created the session; only it may use the session. */
+  keyId: text('key_id'),
   status: text('status', { enum: ['incomplete', 'ready_for_complete', 'completed', 'canceled'] }).notNull(),
   currency: text('currency').notNull(),
   /** [{id, itemId, productId, quantity}]: UCP line item ids over the cart's product lines. */
@@ -403,6 +405,8 @@ export const ucpOrders = pgTable('ucp_orders', {
   document: jsonb('document').$type<Record<string, unknown>>().notNull(),
   /** Where the platform takes order events (its profile's order capability config), when it named one. */
   webhookUrl: text('webhook_url'),
+  /** BUTIK_UCP_AUTH=key: the key that placed the order; it, and keys with an orders scope, may use it. */
+  keyId: text('key_id'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

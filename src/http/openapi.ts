@@ -1,4 +1,4 @@
-import { SCOPES } from '../access/scopes.ts';
+import { TOOL_SCOPES } from '../access/scopes.ts';
 import { PROBLEM_CODES } from '../errors/problems.ts';
 import type { RegisteredTool } from '../tools/registry.ts';
 import type { OpenApiExtension } from '../services.ts';
@@ -130,7 +130,7 @@ export function buildOpenApi(tools: readonly RegisteredTool[], baseUrl: string, 
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: baseUrl }],
-    'x-service-supported-scopes': [...SCOPES],
+    'x-service-supported-scopes': [...TOOL_SCOPES, ...(extension?.scopes ?? [])],
     tags: [...new Set(tools.map((tool) => tool.name.split('.')[0] ?? tool.name))]
       .map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `The ${name}.* tools.` }))
       .concat({ name: 'keys', description: 'API key management with the master key (REST only, never an MCP tool).' })

@@ -1,4 +1,4 @@
-import { SCOPES } from '../access/scopes.ts';
+import { TOOL_SCOPES } from '../access/scopes.ts';
 import type { Scope } from '../access/scopes.ts';
 import { STYLESHEET_PATH } from '../site/document.ts';
 import { html } from '../site/html.ts';
@@ -36,7 +36,7 @@ export type ConsentView = {
 /** The owner's consent page: who asks, for which scopes; approve needs the master key. */
 export function renderConsentPage(view: ConsentView): string {
   const requested = new Set<Scope>(view.requested);
-  const checkboxes = SCOPES.map((scope) => html`<li><label><input type="checkbox" name="scope" value="${scope}"${
+  const checkboxes = TOOL_SCOPES.map((scope) => html`<li><label><input type="checkbox" name="scope" value="${scope}"${
     requested.has(scope) ? html` checked` : ''}> <code>${scope}</code></label></li>`);
   return html`<!doctype html>
 <html lang="en">

@@ -1,7 +1,7 @@
 import Provider, { errors } from 'oidc-provider';
 import type { Configuration } from 'oidc-provider';
 import type { Db } from '../db/client.ts';
-import { SCOPES } from '../access/scopes.ts';
+import { TOOL_SCOPES } from '../access/scopes.ts';
 import { adapterFor } from './adapter.ts';
 import { loadSecrets } from './secrets.ts';
 
@@ -29,7 +29,7 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
     cookies: { keys: secrets.cookieKeys },
     // The shop's scopes are resource scopes of /api/mcp (getResourceServerInfo below); they are listed here too
     // because MCP clients put them into their registration's `scope`, which is checked against this list.
-    scopes: ['openid', 'offline_access', ...SCOPES],
+    scopes: ['openid', 'offline_access', ...TOOL_SCOPES],
     claims: { openid: ['sub'] },
     responseTypes: ['code'],
     pkce: { required: () => true },
@@ -49,7 +49,7 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator) => {
           if (indicator !== resource) throw new errors.InvalidTarget(`the only resource here is ${resource}`);
-          return { scope: SCOPES.join(' '), audience: resource, accessTokenFormat: 'opaque', accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS };
+          return { scope: TOOL_SCOPES.join(' '), audience: resource, accessTokenFormat: 'opaque', accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS };
         },
       },
     },

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { hashSecret } from '../access/api-keys.ts';
-import { SCOPES, Scope } from '../access/scopes.ts';
+import { Scope, TOOL_SCOPES } from '../access/scopes.ts';
 import { consentPolicy, renderConsentPage } from './consent-page.ts';
 import type { ConsentView } from './consent-page.ts';
 import { OAUTH_PREFIX, OWNER_ACCOUNT, mcpResource } from './provider.ts';
@@ -39,7 +39,7 @@ export const oauthRoutes: FastifyPluginAsync<OAuthRouteOptions> = async (app, { 
     return {
       resource: mcpResource(baseUrl),
       authorization_servers: [baseUrl],
-      scopes_supported: [...SCOPES],
+      scopes_supported: [...TOOL_SCOPES],
       bearer_methods_supported: ['header'],
       resource_name: 'Butik MCP',
       resource_documentation: `${baseUrl}/docs`,

@@ -8,6 +8,7 @@ import { publishedHandlers } from './payment-handlers.ts';
 import type { PaymentHandlerDeclaration } from './payment-handlers.ts';
 import { applyDiscounts, optionFromSettings, optionsFromRates, shipsFree } from './pricing.ts';
 import type { AppliedDiscount, FulfillmentOption, Warning } from './pricing.ts';
+import type { UcpCaller } from './caller.ts';
 import type { PostalAddress } from './schemas.ts';
 
 export type SessionRow = typeof ucpCheckoutSessions.$inferSelect;
@@ -57,8 +58,10 @@ export type Pricing = {
   outOfStock: string[];
 };
 
+/** What one call runs with: the shop's handlers and address, the time, and who is calling. */
 export type ViewSettings = {
   handlers: readonly PaymentHandlerDeclaration[];
+  caller: UcpCaller;
   baseUrl: string;
   now: Date;
   /** The capability names the calling platform's profile lists, when it could be read. */

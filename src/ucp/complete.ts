@@ -9,6 +9,7 @@ import { carts, orderItems, orders, ucpCheckoutSessions, ucpOrders } from '../db
 import { vatOf } from '../domain/pricing.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { Log } from '../log.ts';
+import { callerName } from './caller.ts';
 import { renderCheckout } from './checkout-view.ts';
 import type { Pricing, SessionRow, ViewSettings } from './checkout-view.ts';
 import { invalidRequest, UcpError } from './errors.ts';
@@ -34,7 +35,7 @@ const NOT_READY = 'Fulfillment address and option must be selected before comple
  * cart.checkout takes (stock, discount uses, order), then capture. Whatever fails after authorization voids it.
  */
 export async function completeSession(db: Db, id: string, request: CompleteCheckout, settings: CompleteSettings): Promise<Record<string, unknown>> {
-  const session = requireOpen(await findSession(db, id), 'complete', settings.now);
+  const session = requireOpen(await findSession(db, id, settings.caller), 'complete', settings.now);
   const { pricing } = await renderCheckout(db, session, settings);
   requireReady(pricing);
   const handler = settings.handlers.find((candidate) => candidate.id === request.payment_data.handler_id);
@@ -98,7 +99,7 @@ type Placement = CompleteSettings & { handler: PaymentHandlerDeclaration; refere
  * in code order, the product rows by id; the total is priced again under the locks and must be the one authorized.
  */
 async function placeOrder(tx: Queryable, id: string, authorized: number, placement: Placement): Promise<Record<string, unknown>> {
-  const session = await openSession(tx, id, 'complete', placement.now);
+  const session = await openSession(tx, id, 'complete', placement);
   const { cart, items } = await lockOpenCartWithLines(tx, session.cartId);
   const { view, pricing } = await renderCheckout(tx, session, placement);
   requireReady(pricing);
@@ -130,13 +131,14 @@ async function placeOrder(tx: Queryable, id: string, authorized: number, placeme
   const frozen = { ...rest, status: 'completed', order: { id: order.id, permalink_url: permalink } };
   await tx.update(ucpCheckoutSessions).set({ status: 'completed', orderId: order.id, frozen, updatedAt: now }).where(eq(ucpCheckoutSessions.id, id));
   await tx.insert(ucpOrders).values({
-    orderId: order.id, checkoutId: id, document: orderDocument(order.id, id, permalink, pricing), webhookUrl: placement.webhookUrl, createdAt: now, updatedAt: now,
+    orderId: order.id, checkoutId: id, document: orderDocument(order.id, id, permalink, pricing), webhookUrl: placement.webhookUrl, keyId: placement.caller.keyId,
+    createdAt: now, updatedAt: now,
   });
   await recordOrderEvent(tx, { orderId: order.id, eventType: 'order_placed', now });
   await appendAudit(tx, {
     record: { targetType: 'order', targetId: order.id, before: null, after: { ...order, ucpCheckoutId: id } },
-    actor: { kind: 'anonymous', ip: '' },
-    actorName: placement.platform || 'ucp',
+    actor: placement.caller.actor,
+    actorName: callerName(placement.caller, placement.platform),
     channel: 'rest',
     tool: 'ucp.complete_checkout',
     at: now,
@@ -179,7 +181,7 @@ async function insertOrder(tx: Queryable, session: SessionRow, pricing: Pricing,
     vatOere: vatOf(pricing.total),
     discountCode: pricing.applied.map((applied) => applied.code).join(',') || null,
     isAiGenerated: true,
-    aiAgentSource: placement.platform || 'ucp',
+    aiAgentSource: callerName(placement.caller, placement.platform),
     paymentMethod: 'card',
     processorPaymentIntentId: placement.reference,
     currency: session.currency,

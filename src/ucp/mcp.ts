@@ -8,6 +8,7 @@ import { corsHeaders, isAllowedOrigin } from '../mcp/origin.ts';
 import type { Log } from '../log.ts';
 import type { Services } from '../services.ts';
 import { parseAgent, UCP_VERSION } from './agent-header.ts';
+import type { callerAdmission, UcpCaller } from './caller.ts';
 import { errorBody, UcpError } from './errors.ts';
 import type { OperationName, RunOperation } from './operations.ts';
 import { CompleteCheckout, CreateCheckout, UpdateCheckout } from './schemas.ts';
@@ -77,7 +78,9 @@ function rpcError(status: number, text: string): ProtocolError {
   return new ProtocolError(code, detail, data);
 }
 
-async function callTool(run: RunOperation, request: CallToolRequest, context: { requestId: string; log: Log }): Promise<CallToolResult> {
+type CallContext = { requestId: string; log: Log; caller: UcpCaller };
+
+async function callTool(run: RunOperation, request: CallToolRequest, context: CallContext): Promise<CallToolResult> {
   const { name } = request.params;
   const tool = TOOLS.find((candidate) => candidate.name === name);
   if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
@@ -100,6 +103,7 @@ async function callTool(run: RunOperation, request: CallToolRequest, context: { 
     operation: tool.name,
     id: typeof args.id === 'string' ? args.id : '',
     agent,
+    caller: context.caller,
     body: bodyOf(tool.name, args),
     idempotencyKey: typeof key === 'string' && key !== '' ? key : undefined,
     requestId: context.requestId,
@@ -114,8 +118,11 @@ async function callTool(run: RunOperation, request: CallToolRequest, context: { 
  * POST /ucp/mcp, stateless streamable HTTP like /api/mcp: a fresh server per request, the `ucp` rate limit
  * per IP, and a foreign Origin refused. The platform names itself in each call's _meta.ucp.profile.
  */
-export const ucpMcpRoute = async (app: FastifyInstance, { services, run }: { services: Services; run: RunOperation }) => {
-  const calls = new WeakMap<object, { requestId: string; log: Log }>();
+export const ucpMcpRoute = async (
+  app: FastifyInstance,
+  { services, run, admit }: { services: Services; run: RunOperation; admit: ReturnType<typeof callerAdmission> },
+) => {
+  const calls = new WeakMap<object, CallContext>();
   const handler = createMcpHandler((ctx) => {
     const context = ctx.authInfo === undefined ? undefined : calls.get(ctx.authInfo);
     if (!context) throw new Error('UCP MCP request reached the server factory without its context');
@@ -145,8 +152,15 @@ export const ucpMcpRoute = async (app: FastifyInstance, { services, run }: { ser
       const refusal = new UcpError(429, 'RATE_LIMITED', `Too many requests; retry in ${limit.resetSeconds} seconds.`);
       return reply.code(429).header('retry-after', String(limit.resetSeconds)).type('application/json').send(JSON.stringify(errorBody(refusal)));
     }
+    let caller: UcpCaller;
+    try {
+      caller = await admit(request.ip, request.headers);
+    } catch (error) {
+      if (!(error instanceof UcpError)) throw error;
+      return reply.code(error.status).type('application/json').send(JSON.stringify(errorBody(error)));
+    }
     const authInfo = { token: '', clientId: 'ucp-platform', scopes: [] };
-    calls.set(authInfo, { requestId: request.id, log: request.log });
+    calls.set(authInfo, { requestId: request.id, log: request.log, caller });
     const body = typeof request.body === 'string' ? request.body : '';
     try {
       assertJsonDepth(body);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UCP_SCOPE } from '../access/scopes.ts';
 import type { OpenApiExtension } from '../services.ts';
 import { UpdateOrder } from './orders.ts';
 import { CompleteCheckout, CreateCheckout, UpdateCheckout } from './schemas.ts';
@@ -51,12 +52,15 @@ const failures = (...statuses: number[]): Json => Object.fromEntries(statuses.ma
   content: { 'application/json': { schema: { $ref: '#/components/schemas/UcpError' } } },
 }]));
 
-function operation(id: string, summary: string, fields: { body?: z.ZodType; idempotent?: boolean; path?: boolean; ok: Json; status?: number; errors: number[] }): Json {
+type OperationFields = { body?: z.ZodType; idempotent?: boolean; path?: boolean; ok: Json; status?: number; errors: number[] };
+
+function operationFor(auth: 'open' | 'key', id: string, summary: string, fields: OperationFields): Json {
   return {
     operationId: `ucp_${id}`,
     summary,
     tags: ['ucp'],
-    security: [],
+    // Key mode: the key as Bearer (or in X-API-Key); open mode: guest checkout, no credentials.
+    security: auth === 'key' ? [{ bearerAuth: [UCP_SCOPE] }] : [],
     parameters: [...(fields.path ? [ID] : []), ...HEADERS, ...(fields.idempotent ? [IDEMPOTENCY] : [])],
     ...(fields.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(fields.body) } } } } : {}),
     responses: {
@@ -67,8 +71,10 @@ function operation(id: string, summary: string, fields: { body?: z.ZodType; idem
 }
 
 /** The UCP REST binding in Butik's OpenAPI document, when UCP is on. Responses reference UCP's own schemas. */
-export function ucpOpenApi(): OpenApiExtension {
+export function ucpOpenApi(auth: 'open' | 'key'): OpenApiExtension {
+  const operation = (id: string, summary: string, fields: OperationFields) => operationFor(auth, id, summary, fields);
   return {
+    scopes: [UCP_SCOPE],
     tag: { name: 'ucp', description: 'Universal Commerce Protocol 2026-01-11 checkout for shopping agents (BUTIK_UCP_MODE test or live); the same operations over MCP at /ucp/mcp.' },
     schemas: { UcpError: ERROR },
     paths: {

@@ -7,6 +7,7 @@ import type { Log } from '../log.ts';
 import { unstorableTextErrors } from '../schema/storable-text.ts';
 import type { Services } from '../services.ts';
 import type { Agent } from './agent-header.ts';
+import type { UcpCaller } from './caller.ts';
 import { completeSession } from './complete.ts';
 import { errorBody, UcpError } from './errors.ts';
 import { readOrder, updateOrder, UpdateOrder } from './orders.ts';
@@ -24,6 +25,7 @@ export type UcpCall = {
   /** The checkout session or order the call is about; '' for create. */
   id: string;
   agent: Agent;
+  caller: UcpCaller;
   body: Record<string, unknown>;
   idempotencyKey: string | undefined;
   requestId: string;
@@ -53,8 +55,8 @@ export function ucpOperations(services: Services, delivery: WebhookDelivery, log
   const { config } = services;
   const db = services.database.db;
   const profiles = platformProfiles(config.ucp.mode === 'live' ? 'live' : 'test', log);
-  const settingsNow = (): WriteSettings => ({
-    handlers: config.ucp.paymentHandlers, baseUrl: services.baseUrl, now: services.runtime.clock(), savedAddresses: config.ucp.savedAddresses,
+  const settingsFor = (caller: UcpCaller): WriteSettings => ({
+    handlers: config.ucp.paymentHandlers, caller, baseUrl: services.baseUrl, now: services.runtime.clock(), savedAddresses: config.ucp.savedAddresses,
   });
 
   const operations: Record<OperationName, Operation> = {
@@ -79,11 +81,11 @@ export function ucpOperations(services: Services, delivery: WebhookDelivery, log
       },
     },
     cancel_checkout: { writes: true, run: async ({ id, settings }) => ({ status: 200, body: await cancelSession(db, id, settings) }) },
-    get_order: { writes: false, run: async ({ id }) => ({ status: 200, body: await readOrder(db, id) }) },
+    get_order: { writes: false, run: async ({ id, caller }) => ({ status: 200, body: await readOrder(db, id, caller) }) },
     update_order: {
       writes: true,
       async run({ id, body, settings }) {
-        const updated = await updateOrder(db, id, parse(UpdateOrder, body), settings.now);
+        const updated = await updateOrder(db, id, parse(UpdateOrder, body), settings.now, settings.caller);
         void delivery.kick();
         return { status: 200, body: updated };
       },
@@ -103,7 +105,7 @@ export function ucpOperations(services: Services, delivery: WebhookDelivery, log
     const execute = async (): Promise<StoredAnswer> => {
       try {
         const profile = await profiles(call.agent.profile);
-        const settings = { ...settingsNow(), platformCapabilities: profile.capabilities };
+        const settings = { ...settingsFor(call.caller), platformCapabilities: profile.capabilities };
         const answer = await operation.run({ ...call, profile, settings });
         return { status: answer.status, text: JSON.stringify(answer.body) };
       } catch (error) {
@@ -114,7 +116,8 @@ export function ucpOperations(services: Services, delivery: WebhookDelivery, log
     try {
       return call.idempotencyKey && operation.writes
         ? await runIdempotent(db, {
-          caller: `ucp:${call.agent.profile}`, key: call.idempotencyKey, tool: `ucp.${call.operation}/${call.id}`, body: call.body, now: services.runtime.clock(),
+          // Keys are scoped per platform: its key in key mode, its profile in open mode.
+          caller: call.caller.keyId !== null ? `ucp:key:${call.caller.keyId}` : `ucp:${call.agent.profile}`, key: call.idempotencyKey, tool: `ucp.${call.operation}/${call.id}`, body: call.body, now: services.runtime.clock(),
         }, execute, (stored) => stored)
         : await execute();
     } catch (error) {

@@ -3,12 +3,14 @@ import { z } from 'zod';
 import { recordOrderEvent } from '../commerce/order-feed.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { ucpOrders } from '../db/schema.ts';
+import { mayUse } from './caller.ts';
+import type { UcpCaller } from './caller.ts';
 import { notFound, UcpError } from './errors.ts';
 
-/** GET /orders/{id}: the UCP order document. The id is the capability (open checkout mode). */
-export async function readOrder(db: Queryable, id: string): Promise<Record<string, unknown>> {
-  const [row] = await db.select({ document: ucpOrders.document }).from(ucpOrders).where(eq(ucpOrders.orderId, id));
-  if (!row) throw notFound('Order');
+/** GET /orders/{id}: the UCP order document, for a caller who may read it (key mode: the placing key or orders:read). */
+export async function readOrder(db: Queryable, id: string, caller: UcpCaller): Promise<Record<string, unknown>> {
+  const [row] = await db.select({ document: ucpOrders.document, keyId: ucpOrders.keyId }).from(ucpOrders).where(eq(ucpOrders.orderId, id));
+  if (!row || !mayUse(caller, row.keyId, 'orders:read')) throw notFound('Order');
   return row.document;
 }
 
@@ -47,10 +49,10 @@ type Logged = { id: string; line_items?: Array<{ id: string }> };
  * Appends the events and adjustments the order does not hold yet (by id; a known id keeps what it was), after
  * checking that they name the order's own lines; the platform gets order_updated with the result.
  */
-export async function updateOrder(db: Db, id: string, request: UpdateOrder, now: Date): Promise<Record<string, unknown>> {
+export async function updateOrder(db: Db, id: string, request: UpdateOrder, now: Date, caller: UcpCaller): Promise<Record<string, unknown>> {
   return db.transaction(async (tx) => {
-    const [row] = await tx.select({ document: ucpOrders.document }).from(ucpOrders).where(eq(ucpOrders.orderId, id));
-    if (!row) throw notFound('Order');
+    const [row] = await tx.select({ document: ucpOrders.document, keyId: ucpOrders.keyId }).from(ucpOrders).where(eq(ucpOrders.orderId, id));
+    if (!row || !mayUse(caller, row.keyId, 'orders:write')) throw notFound('Order');
     const current = row.document as { line_items?: Array<{ id: string }>; fulfillment?: { events?: Logged[] }; adjustments?: Logged[] };
     const lineIds = new Set((current.line_items ?? []).map((line) => line.id));
     const unknownLine = [...(request.fulfillment?.events ?? []), ...(request.adjustments ?? [])]

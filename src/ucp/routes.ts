@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { decodeJsonBody } from '../edge/json-body.ts';
 import type { Services } from '../services.ts';
 import { parseAgent } from './agent-header.ts';
+import { callerAdmission } from './caller.ts';
 import { errorBody, UcpError } from './errors.ts';
 import { ucpMcpRoute } from './mcp.ts';
 import { asUcpError, ucpOperations } from './operations.ts';
@@ -23,6 +24,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export const ucpRoutes = async (app: FastifyInstance, { services, delivery }: { services: Services; delivery: WebhookDelivery }) => {
   const { config, database } = services;
   const run = ucpOperations(services, delivery, app.log);
+  const admit = callerAdmission(config.ucp.auth, services.gate.authenticator);
 
   app.get('/.well-known/ucp', async (_request, reply) => {
     const keys = await publishedSigningKeys(database.db);
@@ -31,7 +33,7 @@ export const ucpRoutes = async (app: FastifyInstance, { services, delivery }: { 
   });
 
   const route = (operation: OperationName, body: BodyKind, guard?: (request: IdRequest) => void) =>
-    (request: IdRequest, reply: FastifyReply) => serve(services, run, request, reply, { operation, body, guard });
+    (request: IdRequest, reply: FastifyReply) => serve(services, run, request, reply, { operation, body, guard, admit });
 
   app.post('/checkout-sessions', route('create_checkout', 'json'));
   app.get('/checkout-sessions/:id', route('get_checkout', 'none'));
@@ -46,13 +48,15 @@ export const ucpRoutes = async (app: FastifyInstance, { services, delivery }: { 
       if (!secretMatches(request.headers['simulation-secret'], secret)) throw new UcpError(403, 'FORBIDDEN', 'Invalid Simulation Secret');
     }));
   }
-  await app.register(ucpMcpRoute, { services, run });
+  await app.register(ucpMcpRoute, { services, run, admit });
 };
 
-/** One REST call: the `ucp` rate limit per IP, UCP-Agent, the body, then the operation. */
+type Admission = ReturnType<typeof callerAdmission>;
+
+/** One REST call: the `ucp` rate limit per IP, UCP-Agent, the caller (key mode: its key), the body, then the operation. */
 async function serve(
   services: Services, run: RunOperation, request: IdRequest, reply: FastifyReply,
-  served: { operation: OperationName; body: BodyKind; guard?: (request: IdRequest) => void },
+  served: { operation: OperationName; body: BodyKind; guard?: (request: IdRequest) => void; admit: Admission },
 ): Promise<FastifyReply> {
   reply.header('cache-control', 'no-store');
   try {
@@ -61,12 +65,14 @@ async function serve(
       throw new UcpError(429, 'RATE_LIMITED', `Too many requests; retry in ${limit.resetSeconds} seconds.`, { retryAfter: limit.resetSeconds });
     }
     const agent = parseAgent(request.headers['ucp-agent']);
+    const caller = await served.admit(request.ip, request.headers);
     served.guard?.(request);
     const header = request.headers['idempotency-key'];
     const answer = await run({
       operation: served.operation,
       id: request.params.id ?? '',
       agent,
+      caller,
       body: readBody(request, served.body),
       idempotencyKey: typeof header === 'string' && header.trim() !== '' ? header.trim() : undefined,
       requestId: request.id,

@@ -8,6 +8,8 @@ import { productsByItemId } from './catalog.ts';
 import { renderCheckout } from './checkout-view.ts';
 import type { SessionRow, StoredFulfillment, StoredMethod, ViewSettings } from './checkout-view.ts';
 import { invalidRequest, notFound, UcpError } from './errors.ts';
+import { mayUse } from './caller.ts';
+import type { UcpCaller } from './caller.ts';
 import { offerSavedAddresses, saveSentDestinations } from './saved-addresses.ts';
 import type { Buyer, CreateCheckout, LineItemInput, MethodInput, UpdateCheckout } from './schemas.ts';
 
@@ -114,6 +116,7 @@ export async function createSession(db: Db, request: CreateCheckout, platform: s
     const [session] = await tx.insert(ucpCheckoutSessions).values({
       cartId: cart.id,
       platform,
+      keyId: settings.caller.keyId,
       status: 'incomplete',
       currency: request.currency,
       lineItems: lines,
@@ -133,7 +136,7 @@ export async function createSession(db: Db, request: CreateCheckout, platform: s
 export async function updateSession(db: Db, id: string, request: UpdateCheckout, settings: WriteSettings) {
   if (request.id !== undefined && request.id !== id) throw invalidRequest(`The body's id ${request.id} is not the checkout session ${id} in the URL`);
   return db.transaction(async (tx) => {
-    const session = await openSession(tx, id, 'update', settings.now);
+    const session = await openSession(tx, id, 'update', settings);
     const lines = request.line_items ? await resolveLines(tx, request.line_items, request.currency) : session.lineItems;
     if (!request.line_items && request.currency !== undefined) await resolveLines(tx, [], request.currency);
     if (request.line_items) await syncCart(tx, session.cartId, lines);
@@ -155,28 +158,29 @@ export async function updateSession(db: Db, id: string, request: UpdateCheckout,
 
 export async function cancelSession(db: Db, id: string, settings: ViewSettings) {
   return db.transaction(async (tx) => {
-    const session = await openSession(tx, id, 'cancel', settings.now);
+    const session = await openSession(tx, id, 'cancel', settings);
     return end(tx, session, settings);
   });
 }
 
 /** GET: an open session priced now, an ended one as it ended; one past its expiry is canceled first. */
 export async function readSession(db: Db, id: string, settings: ViewSettings): Promise<Record<string, unknown>> {
-  const session = await findSession(db, id);
+  const session = await findSession(db, id, settings.caller);
   if (session.frozen) return session.frozen;
   if (session.expiresAt.getTime() <= settings.now.getTime()) {
     return db.transaction(async (tx) => {
-      const locked = await findSession(tx, id, { lock: true });
+      const locked = await findSession(tx, id, settings.caller, { lock: true });
       return locked.frozen ?? end(tx, locked, settings);
     });
   }
   return (await renderCheckout(db, session, settings)).view;
 }
 
-export async function findSession(db: Queryable, id: string, options: { lock?: boolean } = {}): Promise<SessionRow> {
+/** The session, when the caller may use it (key mode: the key that created it); otherwise not found. */
+export async function findSession(db: Queryable, id: string, caller: UcpCaller, options: { lock?: boolean } = {}): Promise<SessionRow> {
   const query = db.select().from(ucpCheckoutSessions).where(eq(ucpCheckoutSessions.id, id));
   const [session] = options.lock ? await query.for('update') : await query;
-  if (!session) throw notFound('Checkout session');
+  if (!session || !mayUse(caller, session.keyId)) throw notFound('Checkout session');
   return session;
 }
 
@@ -191,8 +195,8 @@ export function requireOpen(session: SessionRow, action: 'update' | 'complete' |
 }
 
 /** The session locked for a write, in the caller's transaction; refused when it has ended. */
-export async function openSession(db: Queryable, id: string, action: 'update' | 'complete' | 'cancel', now: Date): Promise<SessionRow> {
-  return requireOpen(await findSession(db, id, { lock: true }), action, now);
+export async function openSession(db: Queryable, id: string, action: 'update' | 'complete' | 'cancel', settings: ViewSettings): Promise<SessionRow> {
+  return requireOpen(await findSession(db, id, settings.caller, { lock: true }), action, settings.now);
 }
 
 async function answer(db: Queryable, session: SessionRow, settings: ViewSettings) {

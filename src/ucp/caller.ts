@@ -1,0 +1,53 @@
+import { actorName, hasScope } from '../access/actor.ts';
+import type { Actor } from '../access/actor.ts';
+import { readCredentials } from '../access/authenticate.ts';
+import type { Authenticator } from '../access/authenticate.ts';
+import { UCP_SCOPE } from '../access/scopes.ts';
+import type { Scope } from '../access/scopes.ts';
+import { UcpError } from './errors.ts';
+
+/**
+ * Who is buying. Open mode (BUTIK_UCP_AUTH=open): an anonymous platform, and a session or order id is the
+ * capability to use it. Key mode: an API key with scope ucp:checkout, and what a key creates is that key's.
+ */
+export type UcpCaller = { actor: Actor; keyId: string | null; mode: 'open' | 'key' };
+
+export function openCaller(ip: string): UcpCaller {
+  return { actor: { kind: 'anonymous', ip }, keyId: null, mode: 'open' };
+}
+
+/** Key mode's admission: X-API-Key or Authorization: Bearer, a live key, and the scope. */
+export async function keyCaller(authenticator: Authenticator, headers: { 'x-api-key'?: string | string[]; authorization?: string }): Promise<UcpCaller> {
+  const apiKey = headers['x-api-key'];
+  const credentials = readCredentials(headers.authorization);
+  const token = typeof apiKey === 'string' && apiKey.trim() !== '' ? apiKey.trim() : credentials.kind === 'bearer' ? credentials.token : '';
+  if (token === '') {
+    throw new UcpError(401, 'UNAUTHORIZED', `This shop's checkout needs an API key with scope ${UCP_SCOPE}: send X-API-Key or Authorization: Bearer.`);
+  }
+  const authenticated = await authenticator.authenticate(token);
+  if (!authenticated.ok) throw new UcpError(401, 'UNAUTHORIZED', authenticated.detail);
+  const { actor } = authenticated;
+  if (!hasScope(actor, UCP_SCOPE)) throw new UcpError(403, 'FORBIDDEN', `The key ${actorName(actor)} lacks scope ${UCP_SCOPE}.`);
+  return { actor, keyId: actor.kind === 'key' ? actor.keyId : null, mode: 'key' };
+}
+
+/**
+ * Whether the caller may use what `ownerKeyId` created: anyone in open mode; in key mode the creating key, the
+ * master key, and (for orders) a key holding `orScope`. Anything else is answered as not found.
+ */
+export function mayUse(caller: UcpCaller, ownerKeyId: string | null, orScope?: Scope): boolean {
+  if (caller.mode === 'open' || caller.actor.kind === 'master') return true;
+  if (ownerKeyId !== null && ownerKeyId === caller.keyId) return true;
+  return orScope !== undefined && hasScope(caller.actor, orScope);
+}
+
+/** The name orders and audit entries give the buyer: the key's name, or the platform's profile. */
+export function callerName(caller: UcpCaller, profile: string): string {
+  return caller.mode === 'key' ? actorName(caller.actor) : profile || 'ucp';
+}
+
+/** The admission the configured mode makes of one request. */
+export function callerAdmission(mode: 'open' | 'key', authenticator: Authenticator) {
+  return (ip: string, headers: { 'x-api-key'?: string | string[]; authorization?: string }): Promise<UcpCaller> =>
+    (mode === 'open' ? Promise.resolve(openCaller(ip)) : keyCaller(authenticator, headers));
+}
