@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { IMPORT_USAGE, ImportUsageError, parseImportArgs, runImport } from './import/command.ts';
 import { CreateKeyInput } from './schema/api-key.ts';
 import { openConfiguredDatabase, startServer } from './server.ts';
+import { retireSigningKey, rotateSigningKey } from './ucp/signing-keys.ts';
 
 const USAGE = `Usage: butik <command>
 
@@ -19,6 +20,8 @@ const USAGE = `Usage: butik <command>
   import <dir|file.csv>… [--currency CODE] [--category SLUG] [--dry-run]
                                           load products, stock, discounts, shipping rates, promotions and
                                           customers from CSV files (butik import --help)
+  signing-keys rotate                     UCP: sign webhooks with a new key; the old ones stay published
+  signing-keys retire KID                 UCP: stop publishing a key once no signature made with it matters
 
 Configuration comes from the environment (README, "Configuration").`;
 
@@ -138,6 +141,28 @@ async function keys(args: string[]): Promise<void> {
   }
 }
 
+/** The UCP webhook signing keys (issue 17): rotation adds a key, retiring one takes it out of /.well-known/ucp. */
+async function signingKeys(args: string[]): Promise<void> {
+  const [action, kid] = args;
+  if (action !== 'rotate' && action !== 'retire') throw new UsageError(USAGE);
+  if (action === 'retire' && !kid) throw new UsageError('Give the key id: butik signing-keys retire KID');
+  const database = await openConfiguredDatabase(loadConfig());
+  try {
+    if (action === 'rotate') {
+      console.log(JSON.stringify({ kid: await rotateSigningKey(database.db) }));
+      return;
+    }
+    if (!(await retireSigningKey(database.db, kid ?? '', new Date()))) {
+      console.error(`no published signing key "${kid ?? ''}"`);
+      process.exitCode = 1;
+      return;
+    }
+    console.log(JSON.stringify({ retired: kid }));
+  } finally {
+    await database.close();
+  }
+}
+
 async function importFiles(args: string[]): Promise<void> {
   if (args.includes('--help')) {
     console.log(IMPORT_USAGE);
@@ -181,6 +206,8 @@ export async function main(argv: string[]): Promise<void> {
         return await keys(args);
       case 'import':
         return await importFiles(args);
+      case 'signing-keys':
+        return await signingKeys(args);
       case undefined:
       case 'help':
       case '--help':

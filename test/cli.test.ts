@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAuthenticator } from '../src/access/authenticate.ts';
 import { main } from '../src/cli.ts';
+import { publishedSigningKeys } from '../src/ucp/signing-keys.ts';
 import { runButik } from './helpers/butik-process.ts';
 import { processDatabase } from './helpers/process-db.ts';
 import type { ProcessDatabase } from './helpers/process-db.ts';
@@ -24,6 +25,32 @@ async function authenticates(key: string): Promise<boolean> {
     await database.close();
   }
 }
+
+describe('butik signing-keys (UCP webhook keys)', () => {
+  it('rotates to a new key that is published first, keeps the old one published, and retires one on request', async () => {
+    const first = await butik('signing-keys', 'rotate');
+    expect(first.code, first.stderr).toBe(0);
+    const second = await butik('signing-keys', 'rotate');
+    const [old, current] = [JSON.parse(first.stdout).kid, JSON.parse(second.stdout).kid];
+    expect(current).toMatch(/^butik-/);
+    const published = async () => {
+      const database = await store.open();
+      try {
+        return (await publishedSigningKeys(database.db)).map((key) => key.kid);
+      } finally {
+        await database.close();
+      }
+    };
+    expect(await published()).toEqual([current, old]);
+    const retired = await butik('signing-keys', 'retire', old);
+    expect(retired.code, retired.stderr).toBe(0);
+    expect(await published()).toEqual([current]);
+    const again = await butik('signing-keys', 'retire', old);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/no published signing key/);
+    expect((await butik('signing-keys', 'retire')).code).toBe(2);
+  });
+});
 
 describe('butik keys (offline, CONTRACT §2)', () => {
   let created: { id: string; key: string; prefix: string };

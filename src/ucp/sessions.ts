@@ -35,10 +35,7 @@ async function resolveLines(db: Queryable, sent: readonly LineItemInput[], curre
     if ((wanted.get(product.id) ?? 0) > product.stock) throw invalidRequest(`Insufficient stock for item ${line.item.id}`);
     return { id: line.id ?? randomUUID(), itemId: line.item.id, productId: product.id, quantity: line.quantity };
   });
-  if (currency !== undefined) {
-    const shop = await readSettings(db);
-    if (currency !== shop.currency) throw invalidRequest(`Currency ${currency} is not supported; this shop sells in ${shop.currency}.`);
-  }
+  if (currency !== undefined) await requireShopCurrency(db, currency);
   for (const line of lines) {
     if (line.quantity > MAX_QUANTITY) throw invalidRequest(`Quantity of item ${line.itemId} exceeds ${MAX_QUANTITY} units per line`);
   }
@@ -46,6 +43,11 @@ async function resolveLines(db: Queryable, sent: readonly LineItemInput[], curre
   const repeated = ids.find((lineId, index) => ids.indexOf(lineId) !== index);
   if (repeated) throw new UcpError(422, 'INVALID_REQUEST', `Line item id ${repeated} is used twice`);
   return lines;
+}
+
+async function requireShopCurrency(db: Queryable, currency: string): Promise<void> {
+  const shop = await readSettings(db);
+  if (currency !== shop.currency) throw invalidRequest(`Currency ${currency} is not supported; this shop sells in ${shop.currency}.`);
 }
 
 /** The cart mirrors the session's lines, one row per product, so completion runs on Butik's cart. */
@@ -138,7 +140,7 @@ export async function updateSession(db: Db, id: string, request: UpdateCheckout,
   return db.transaction(async (tx) => {
     const session = await openSession(tx, id, 'update', settings);
     const lines = request.line_items ? await resolveLines(tx, request.line_items, request.currency) : session.lineItems;
-    if (!request.line_items && request.currency !== undefined) await resolveLines(tx, [], request.currency);
+    if (!request.line_items && request.currency !== undefined) await requireShopCurrency(tx, request.currency);
     if (request.line_items) await syncCart(tx, session.cartId, lines);
     const [updated] = await tx.update(ucpCheckoutSessions).set({
       lineItems: lines,

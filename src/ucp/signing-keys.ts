@@ -1,6 +1,6 @@
 import { createPrivateKey, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import { eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Queryable } from '../db/client.ts';
 import { ucpSigningKeys } from '../db/schema.ts';
 
@@ -54,4 +54,11 @@ export async function rotateSigningKey(db: Queryable): Promise<string> {
   const key = newKey();
   await db.insert(ucpSigningKeys).values(key);
   return key.kid;
+}
+
+/** Stops publishing a key (and signing with it); false when no published key has that id. */
+export async function retireSigningKey(db: Queryable, kid: string, now: Date): Promise<boolean> {
+  const retired = await db.update(ucpSigningKeys).set({ retiredAt: now })
+    .where(and(eq(ucpSigningKeys.kid, kid), isNull(ucpSigningKeys.retiredAt))).returning({ kid: ucpSigningKeys.kid });
+  return retired.length > 0;
 }

@@ -154,4 +154,15 @@ describe('UCP order webhooks', () => {
     expect(again.body.detail).toMatch(/is delivered; only failed events are retried/);
     expect((await t.call('webhooks.retry', { id: 'nope' }, master)).status).toBe(404);
   });
+
+  it('sends order_refunded with a refund adjustment over the whole amount when the (paid) order is refunded', async () => {
+    const { orderId } = await placeOrder();
+    const refunded = await t.call('orders.update_status', { orderId, status: 'refunded' }, master);
+    expect(refunded.status, JSON.stringify(refunded.body)).toBe(200);
+    const event = await until('order_refunded', () => platform.received.find((received) => received.body.event_type === 'order_refunded' && received.body.id === orderId));
+    expect(event.body.order.adjustments).toEqual([{
+      id: expect.stringMatching(/^adj_/), type: 'refund', occurred_at: expect.any(String), status: 'completed',
+      line_items: [{ id: expect.any(String), quantity: 1 }], amount: 2000,
+    }]);
+  });
 });
