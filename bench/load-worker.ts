@@ -42,10 +42,6 @@ const Problem = z.object({ code: z.string(), reason: z.string().optional() });
 
 type Response = { status: number; body: unknown; ms: number };
 
-async function post(url: string, key: string, body: unknown): Promise<Response> {
-  return postWith(url, { authorization: `Bearer ${key}` }, body);
-}
-
 async function postWith(url: string, headers: Record<string, string>, body: unknown): Promise<Response> {
   const started = performance.now();
   const response = await fetch(url, {
@@ -57,8 +53,18 @@ async function postWith(url: string, headers: Record<string, string>, body: unkn
   return { status: response.status, body: parsed, ms: performance.now() - started };
 }
 
-/** 50 shoppers by default, each: cart.create with one product (every n-th with the discount code), then cart.checkout. */
-async function runCheckout(job: CheckoutJob): Promise<LoadResult> {
+/** Why a shopper got no order: the refusals a full shelf or a used-up code explain, or something unexpected. */
+type Refusal = 'outOfStock' | 'discountRefused' | 'unexpected';
+
+/**
+ * One shopper's attempt to buy: `send` makes and records each request; the attempt ends in an order (and says
+ * whether it used the discount code) or in the response that refused it.
+ */
+type Purchase = (n: number, send: (url: string, headers: Record<string, string>, body: unknown) => Promise<Response>)
+  => Promise<{ ordered: true; discounted: boolean } | { ordered: false; refusal: Response }>;
+
+/** `clients` shoppers buying in a loop for `durationS`, each purchase numbered; orders, refusals and latencies counted. */
+async function runShoppers(job: { clients: number; durationS: number }, purchase: Purchase, classify: (response: Response) => Refusal): Promise<LoadResult> {
   const samples: number[] = [];
   const statuses: Record<string, number> = {};
   const outcome: CheckoutOutcome = {
@@ -66,45 +72,28 @@ async function runCheckout(job: CheckoutJob): Promise<LoadResult> {
   };
   let errors = 0;
   let next = 0;
-  const record = (response: Response) => {
+  const send = async (url: string, headers: Record<string, string>, body: unknown) => {
+    const response = await postWith(url, headers, body);
     samples.push(response.ms);
     statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-  };
-  const refused = (response: Response) => {
-    const problem = Problem.safeParse(response.body);
-    const code = problem.success ? problem.data.code : 'unparsable';
-    if (response.status === 422 && code === 'out_of_stock') outcome.outOfStock += 1;
-    else if (response.status === 422 && code === 'discount_not_applicable') outcome.discountRefused += 1;
-    else {
-      outcome.unexpected += 1;
-      if (outcome.unexpectedSamples.length < 5) outcome.unexpectedSamples.push(`${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
-    }
+    return response;
   };
   const started = performance.now();
   const end = started + job.durationS * 1000;
   const shopper = async () => {
     while (performance.now() < end) {
-      const n = next++;
-      // A multiplicative hash spreads consecutive shoppers over the products.
-      const slug = job.slugs[(n * 2654435761) % job.slugs.length] ?? '';
-      const discounted = n % job.discountEvery === 0;
       try {
-        const created = await post(`${job.url}/api/v1/tools/cart.create`, job.key, {
-          items: [{ slug, quantity: 1 }], ...(discounted ? { discountCode: job.discountCode } : {}),
-        });
-        record(created);
-        const cart = Created.safeParse(created.body);
-        if (!cart.success) { refused(created); continue; }
-        const checkout = await post(`${job.url}/api/v1/tools/cart.checkout`, job.key, {
-          cartId: cart.data.result.cartId,
-          email: `kunde${n}@example.dk`,
-          shipping: { name: `Kunde ${n}`, address: 'Vestergade 1', zip: '8000', city: 'Aarhus' },
-          paymentMethod: 'card',
-        });
-        record(checkout);
-        if (checkout.status !== 200) { refused(checkout); continue; }
-        outcome.orders += 1;
-        if (discounted) outcome.discounted += 1;
+        const result = await purchase(next++, send);
+        if (result.ordered) {
+          outcome.orders += 1;
+          if (result.discounted) outcome.discounted += 1;
+          continue;
+        }
+        const refusal = classify(result.refusal);
+        outcome[refusal] += 1;
+        if (refusal === 'unexpected' && outcome.unexpectedSamples.length < 5) {
+          outcome.unexpectedSamples.push(`${result.refusal.status} ${JSON.stringify(result.refusal.body).slice(0, 300)}`);
+        }
       } catch {
         errors += 1;
       }
@@ -125,86 +114,74 @@ async function runCheckout(job: CheckoutJob): Promise<LoadResult> {
   };
 }
 
+/** A multiplicative hash spreads consecutive shoppers over the products. */
+const productFor = (slugs: readonly string[], n: number) => slugs[(n * 2654435761) % slugs.length] ?? '';
+
+/** 50 shoppers by default, each: cart.create with one product (every n-th with the discount code), then cart.checkout. */
+function runCheckout(job: CheckoutJob): Promise<LoadResult> {
+  const auth = { authorization: `Bearer ${job.key}` };
+  return runShoppers(job, async (n, send) => {
+    const discounted = n % job.discountEvery === 0;
+    const created = await send(`${job.url}/api/v1/tools/cart.create`, auth, {
+      items: [{ slug: productFor(job.slugs, n), quantity: 1 }], ...(discounted ? { discountCode: job.discountCode } : {}),
+    });
+    const cart = Created.safeParse(created.body);
+    if (!cart.success) return { ordered: false, refusal: created };
+    const checkout = await send(`${job.url}/api/v1/tools/cart.checkout`, auth, {
+      cartId: cart.data.result.cartId,
+      email: `kunde${n}@example.dk`,
+      shipping: { name: `Kunde ${n}`, address: 'Vestergade 1', zip: '8000', city: 'Aarhus' },
+      paymentMethod: 'card',
+    });
+    return checkout.status === 200 ? { ordered: true, discounted } : { ordered: false, refusal: checkout };
+  }, (response) => {
+    const problem = Problem.safeParse(response.body);
+    const code = problem.success ? problem.data.code : 'unparsable';
+    if (response.status === 422 && code === 'out_of_stock') return 'outOfStock';
+    if (response.status === 422 && code === 'discount_not_applicable') return 'discountRefused';
+    return 'unexpected';
+  });
+}
+
 const Session = z.object({ id: z.string(), status: z.literal('ready_for_complete') });
-const UcpError = z.object({ code: z.string() });
+const UcpError = z.object({ code: z.string(), detail: z.string() });
 
 /**
  * UCP shoppers: create a checkout session that ships to a Danish address with the standard option chosen (ready to
  * complete in one call), then complete it with the mock handler: two requests per order, like cart.create + cart.checkout.
  */
-async function runUcpCheckout(job: UcpCheckoutJob): Promise<LoadResult> {
-  const samples: number[] = [];
-  const statuses: Record<string, number> = {};
-  const outcome: CheckoutOutcome = {
-    orders: 0, ordersPerSecond: 0, discounted: 0, outOfStock: 0, discountRefused: 0, unexpected: 0, unexpectedSamples: [],
-  };
+function runUcpCheckout(job: UcpCheckoutJob): Promise<LoadResult> {
   // The platform profile is the shop's own discovery document: a loopback URL test mode may fetch, with capabilities.
-  const headers = { 'ucp-agent': `profile="${job.url}/.well-known/ucp"` };
-  let errors = 0;
-  let next = 0;
-  const record = (response: Response) => {
-    samples.push(response.ms);
-    statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-  };
-  const refused = (response: Response) => {
-    const code = UcpError.safeParse(response.body);
-    if (code.success && (code.data.code === 'OUT_OF_STOCK' || JSON.stringify(response.body).includes('Insufficient stock'))) outcome.outOfStock += 1;
-    else {
-      outcome.unexpected += 1;
-      if (outcome.unexpectedSamples.length < 5) outcome.unexpectedSamples.push(`${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
-    }
-  };
-  const started = performance.now();
-  const end = started + job.durationS * 1000;
-  const shopper = async () => {
-    while (performance.now() < end) {
-      const n = next++;
-      const slug = job.slugs[(n * 2654435761) % job.slugs.length] ?? '';
-      try {
-        const created = await postWith(`${job.url}/checkout-sessions`, headers, {
-          line_items: [{ item: { id: slug }, quantity: 1 }],
-          currency: 'DKK',
-          payment: {},
-          buyer: { email: `kunde${n}@example.dk`, full_name: `Kunde ${n}` },
-          fulfillment: {
-            methods: [{
-              type: 'shipping',
-              destinations: [{ id: 'home', street_address: 'Vestergade 1', address_locality: 'Aarhus', postal_code: '8000', address_country: 'DK' }],
-              selected_destination_id: 'home',
-              groups: [{ selected_option_id: 'standard' }],
-            }],
-          },
-        });
-        record(created);
-        const session = Session.safeParse(created.body);
-        if (created.status !== 201 || !session.success) { refused(created); continue; }
-        const completed = await postWith(`${job.url}/checkout-sessions/${session.data.id}/complete`, headers, {
-          payment_data: {
-            id: 'card', handler_id: 'mock_payment_handler', type: 'card', brand: 'Visa', last_digits: '4242',
-            credential: { type: 'token', token: 'success_token' },
-          },
-        });
-        record(completed);
-        if (completed.status !== 200) { refused(completed); continue; }
-        outcome.orders += 1;
-      } catch {
-        errors += 1;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: job.clients }, shopper));
-  const durationS = (performance.now() - started) / 1000;
-  outcome.ordersPerSecond = Math.round(outcome.orders / durationS);
-  return {
-    requests: samples.length,
-    durationS: Math.round(durationS * 10) / 10,
-    rps: Math.round(samples.length / durationS),
-    latency: summarizeLatency(samples),
-    statuses,
-    errors,
-    timeouts: 0,
-    checkout: outcome,
-  };
+  const agent = { 'ucp-agent': `profile="${job.url}/.well-known/ucp"` };
+  return runShoppers(job, async (n, send) => {
+    const created = await send(`${job.url}/checkout-sessions`, agent, {
+      line_items: [{ item: { id: productFor(job.slugs, n) }, quantity: 1 }],
+      currency: 'DKK',
+      payment: {},
+      buyer: { email: `kunde${n}@example.dk`, full_name: `Kunde ${n}` },
+      fulfillment: {
+        methods: [{
+          type: 'shipping',
+          destinations: [{ id: 'home', street_address: 'Vestergade 1', address_locality: 'Aarhus', postal_code: '8000', address_country: 'DK' }],
+          selected_destination_id: 'home',
+          groups: [{ selected_option_id: 'standard' }],
+        }],
+      },
+    });
+    const session = Session.safeParse(created.body);
+    if (created.status !== 201 || !session.success) return { ordered: false, refusal: created };
+    const completed = await send(`${job.url}/checkout-sessions/${session.data.id}/complete`, agent, {
+      payment_data: {
+        id: 'card', handler_id: 'mock_payment_handler', type: 'card', brand: 'Visa', last_digits: '4242',
+        credential: { type: 'token', token: 'success_token' },
+      },
+    });
+    return completed.status === 200 ? { ordered: true, discounted: false } : { ordered: false, refusal: completed };
+  }, (response) => {
+    const error = UcpError.safeParse(response.body);
+    const stock = error.success && (error.data.code === 'OUT_OF_STOCK' || error.data.detail.startsWith('Insufficient stock'));
+    return stock ? 'outOfStock' : 'unexpected';
+  });
 }
 
 function run(job: LoadJob): Promise<LoadResult> {

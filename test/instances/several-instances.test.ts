@@ -1,51 +1,16 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startInstance } from '../helpers/instances.ts';
+import type { Instance } from '../helpers/instances.ts';
 import { uniqueRedisPrefix } from '../helpers/rate-limits.ts';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL;
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MASTER_KEY = `instances-master-${randomBytes(24).toString('hex')}`;
-
-type Instance = { name: string; url: string; child: ChildProcess; exited: Promise<number | null>; output: string[] };
-
-/** Starts `butik serve` as a real process on a free port and resolves once it logs "butik listening". */
-function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
-  const child = spawn(process.execPath, ['bin/butik.js', 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output: string[] = [];
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  if (child.stderr) createInterface({ input: child.stderr }).on('line', (line) => output.push(line));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${output.join('\n')}`)), 45_000);
-    exited.then((code) => reject(new Error(`${name} exited with ${code}:\n${output.join('\n')}`)));
-    if (!child.stdout) throw new Error('no stdout');
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      output.push(line);
-      const entry = parseLogLine(line);
-      if (entry?.msg === 'butik listening' && typeof entry.port === 'number') {
-        clearTimeout(timer);
-        resolve({ name, url: `http://127.0.0.1:${entry.port}`, child, exited, output });
-      }
-    });
-  });
-}
-
-function parseLogLine(line: string): { msg?: unknown; port?: unknown } | undefined {
-  try {
-    const parsed: unknown = JSON.parse(line);
-    return typeof parsed === 'object' && parsed !== null ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 async function callTool(instance: Instance, tool: string, body: unknown, key?: string) {
   const response = await fetch(`${instance.url}/api/v1/tools/${tool}`, {

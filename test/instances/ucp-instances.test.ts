@@ -1,41 +1,18 @@
-import { spawn, spawnSync } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startInstance } from '../helpers/instances.ts';
+import type { Instance } from '../helpers/instances.ts';
 import { simulatedPlatform } from '../ucp/platform.ts';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SECRET = `simulation-${randomBytes(12).toString('hex')}`;
-
-type Instance = { url: string; child: ChildProcess; exited: Promise<number | null> };
-
-function startInstance(env: Record<string, string>): Promise<Instance> {
-  const child = spawn(process.execPath, ['bin/butik.js', 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output: string[] = [];
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  if (child.stderr) createInterface({ input: child.stderr }).on('line', (line) => output.push(line));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`did not start:\n${output.join('\n')}`)), 45_000);
-    exited.then((code) => reject(new Error(`exited with ${code}:\n${output.join('\n')}`)));
-    if (!child.stdout) throw new Error('no stdout');
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      output.push(line);
-      const match = /"msg":"butik listening".*"port":(\d+)|"port":(\d+).*"msg":"butik listening"/.exec(line);
-      const port = match?.[1] ?? match?.[2];
-      if (port) {
-        clearTimeout(timer);
-        resolve({ url: `http://127.0.0.1:${port}`, child, exited });
-      }
-    });
-  });
-}
 
 describe.runIf(DATABASE_URL)('UCP on two instances over one PostgreSQL', () => {
   const dbName = `butik_ucp_${randomBytes(6).toString('hex')}`;
@@ -68,7 +45,7 @@ describe.runIf(DATABASE_URL)('UCP on two instances over one PostgreSQL', () => {
     };
     const imported = spawnSync(process.execPath, ['bin/butik.js', 'import', 'test/fixtures/ucp-flower-shop', '--currency', 'USD'], { cwd: ROOT, env, encoding: 'utf8' });
     if (imported.status !== 0) throw new Error(`import failed: ${imported.stderr}`);
-    instances.push(...await Promise.all([startInstance(env), startInstance(env)]));
+    instances.push(...await Promise.all([startInstance('a', env), startInstance('b', env)]));
     const [a] = instances;
     platform = await simulatedPlatform({ shopKeys: async () => (await (await fetch(`${a?.url}/.well-known/ucp`)).json()).signing_keys });
   }, 90_000);
