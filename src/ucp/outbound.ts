@@ -16,12 +16,23 @@ for (const [network, prefix] of [
   ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const) NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
-  ['::', 128], ['::1', 128], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
+  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
 ] as const) NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
 
 export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  return family !== 0 && !NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  const candidate = mappedIpv4(address) ?? address;
+  const family = isIP(candidate);
+  return family !== 0 && !NON_PUBLIC.check(candidate, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** The IPv4 address an IPv4-mapped IPv6 address carries (::ffff:127.0.0.1 or ::ffff:7f00:1), so it is judged as one. */
+function mappedIpv4(address: string): string | undefined {
+  const match = /^::ffff:(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(address);
+  if (!match) return undefined;
+  if (match[1]) return match[1];
+  const high = Number.parseInt(match[2] ?? '0', 16);
+  const low = Number.parseInt(match[3] ?? '0', 16);
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
 }
 
 /** test: any http(s) address, loopback included; live: https to public addresses only. */
