@@ -82,6 +82,7 @@ async function serve(
     return reply.code(answer.status).type(JSON_TYPE).send(answer.text);
   } catch (error) {
     const failure = asUcpError(error);
+    if (failure.status >= 500) request.log.error({ err: error }, 'ucp: request failed');
     if (failure.options.retryAfter !== undefined) reply.header('retry-after', String(failure.options.retryAfter));
     return reply.code(failure.status).type(JSON_TYPE).send(JSON.stringify(errorBody(failure)));
   }
