@@ -86,7 +86,7 @@ export async function seedCatalog(url: string, catalog: Catalog, options: SeedOp
   try {
     await client.query(`set maintenance_work_mem = '512MB'`);
     await client.query('set synchronous_commit = off');
-    await client.query(`truncate table ucp_webhook_outbox, ucp_orders, ucp_checkout_sessions, order_items, orders, cart_items,
+    await client.query(`truncate table ucp_webhook_outbox, ucp_payment_actions, ucp_orders, ucp_checkout_sessions, order_items, orders, cart_items,
       carts, products, categories, discounts, audit_entries, idempotency_keys, api_keys`);
 
     const categoryIds = new Map(catalog.categories.map((c, i) => [c.slug, categoryId(i)]));

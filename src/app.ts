@@ -26,6 +26,7 @@ import type { Services } from './services.ts';
 import { siteRoutes } from './site/routes.ts';
 import { ucpOpenApi } from './ucp/openapi.ts';
 import { ucpRoutes } from './ucp/routes.ts';
+import { paymentActions } from './ucp/payment-actions.ts';
 import { webhookDelivery } from './ucp/webhooks.ts';
 import type { AnyTool } from './tools/define-tool.ts';
 import type { ToolRuntime } from './tools/invoke.ts';
@@ -46,7 +47,7 @@ export type AppOptions = {
   clock?: () => Date;
   tools?: readonly AnyTool[];
   limiter?: RateLimiter;
-  /** UCP webhook polling and first retry; tests shorten them. */
+  /** UCP webhook and payment-action polling and first retry; tests shorten them. */
   webhookTiming?: { pollMs?: number; firstRetryMs?: number };
   /** false silences request logs (tests); default: pino JSON at config.logLevel. */
   logger?: boolean;
@@ -135,7 +136,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const delivery = webhookDelivery({
       db: database.db, policy: config.ucp.mode, log: app.log, baseUrl: () => baseUrl, clock, ...options.webhookTiming,
     });
-    app.addHook('onClose', async () => delivery.close());
+    const payments = paymentActions({ db: database.db, log: app.log, clock, ...options.webhookTiming });
+    app.addHook('onClose', async () => { await Promise.all([delivery.close(), payments.close()]); });
     void app.register(ucpRoutes, { services, delivery });
   }
   return app;

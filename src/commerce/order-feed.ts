@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Queryable } from '../db/client.ts';
-import { ucpOrders, ucpWebhookOutbox } from '../db/schema.ts';
+import { ucpOrders, ucpPaymentActions, ucpWebhookOutbox } from '../db/schema.ts';
 import type { OrderStatus } from '../domain/order-status.ts';
 
 /**
@@ -9,7 +9,7 @@ import type { OrderStatus } from '../domain/order-status.ts';
  * and the webhook events the platform is sent about it. Everything here runs in the transaction that changed
  * the order, so an event exists exactly when its change does. Orders from other channels have no feed.
  */
-/** How long a webhook event is retried before it is marked failed (issue 17: three days). */
+/** How long a webhook event, or a payment action, is retried before it is marked failed (issue 17: three days). */
 export const WEBHOOK_RETRY_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
 
 type Document = Record<string, unknown> & {
@@ -68,7 +68,8 @@ function withAdjustment(document: Document, adjustment: Record<string, unknown>)
 
 /**
  * What a status change means to the platform: shipped and delivered are fulfillment events (shipping fulfils
- * every line), cancelled and refunded are adjustments over the whole amount. Other statuses send nothing.
+ * every line), cancelled and refunded are adjustments over the whole amount, and a refund is queued for the
+ * payment processor. Other statuses send nothing.
  */
 export async function feedStatusChange(
   db: Queryable,
@@ -106,6 +107,13 @@ export async function feedStatusChange(
           line_items: allLines(document), amount: change.totalAmount,
         }),
       });
+      // A refunded order's money goes back through the processor that took it, once this transaction commits.
+      if (change.to === 'refunded') {
+        await db.insert(ucpPaymentActions).values({
+          orderId: change.orderId, action: 'refund', amount: change.totalAmount, nextAttemptAt: change.now,
+          giveUpAt: new Date(change.now.getTime() + WEBHOOK_RETRY_WINDOW_MS), createdAt: change.now,
+        });
+      }
       return;
     default:
       return;

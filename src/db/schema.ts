@@ -407,6 +407,9 @@ export const ucpOrders = pgTable('ucp_orders', {
   webhookUrl: text('webhook_url'),
   /** BUTIK_UCP_AUTH=key: the key that placed the order; it, and keys with an orders scope, may use it. */
   keyId: text('key_id'),
+  /** The processor that authorized the payment, and its reference: a refund goes back through them. */
+  processor: text('processor'),
+  paymentReference: text('payment_reference'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -431,6 +434,25 @@ export const ucpWebhookOutbox = pgTable('ucp_webhook_outbox', {
   createdAt: createdAt(),
   deliveredAt: at('delivered_at'),
 }, (t) => [index('ucp_webhook_outbox_due_idx').on(t.status, t.nextAttemptAt)]);
+
+/**
+ * Payment work a UCP order's status change asks of its processor (a refund), written in the transaction of the
+ * change and carried out after it commits, retried with backoff like the webhooks, one instance per action.
+ */
+export const ucpPaymentActions = pgTable('ucp_payment_actions', {
+  id: id(),
+  orderId: text('order_id').notNull().references(() => orders.id, { onDelete: 'cascade' }),
+  action: text('action', { enum: ['refund'] }).notNull(),
+  /** Minor units of the order's currency. */
+  amount: int53('amount').notNull(),
+  status: text('status', { enum: ['pending', 'done', 'failed'] }).notNull().default('pending'),
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: at('next_attempt_at').notNull().default(NOW_MS),
+  giveUpAt: at('give_up_at').notNull(),
+  lastError: text('last_error'),
+  createdAt: createdAt(),
+  doneAt: at('done_at'),
+}, (t) => [index('ucp_payment_actions_due_idx').on(t.status, t.nextAttemptAt)]);
 
 /**
  * The ES256 keys the shop signs with, published in /.well-known/ucp. Kept in the database so every instance

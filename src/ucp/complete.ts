@@ -132,7 +132,7 @@ async function placeOrder(tx: Queryable, id: string, authorized: number, placeme
   await tx.update(ucpCheckoutSessions).set({ status: 'completed', orderId: order.id, frozen, updatedAt: now }).where(eq(ucpCheckoutSessions.id, id));
   await tx.insert(ucpOrders).values({
     orderId: order.id, checkoutId: id, document: orderDocument(order.id, id, permalink, pricing), webhookUrl: placement.webhookUrl, keyId: placement.caller.keyId,
-    createdAt: now, updatedAt: now,
+    processor: placement.handler.processor, paymentReference: placement.reference, createdAt: now, updatedAt: now,
   });
   await recordOrderEvent(tx, { orderId: order.id, eventType: 'order_placed', now });
   await appendAudit(tx, {

@@ -5,13 +5,9 @@ import { ucpWebhookOutbox } from '../db/schema.ts';
 import type { Log } from '../log.ts';
 import { sendOutbound } from './outbound.ts';
 import type { OutboundPolicy } from './outbound.ts';
+import { BATCH, backoffMs, CLAIM_MS, queueWorker } from './queue-worker.ts';
+import type { QueueWorker } from './queue-worker.ts';
 import { currentSigningKey, signDetached } from './signing-keys.ts';
-
-/** Retries back off from `firstRetryMs`, doubling up to an hour, until the event's giveUpAt; then it is `failed`. */
-const MAX_BACKOFF_MS = 60 * 60 * 1000;
-/** A claimed event is invisible to other instances this long, longer than one delivery may take. */
-const CLAIM_MS = 30_000;
-const BATCH = 10;
 
 export type DeliveryOptions = {
   db: Db;
@@ -24,20 +20,14 @@ export type DeliveryOptions = {
   firstRetryMs?: number;
 };
 
-export function backoffMs(attempts: number, firstRetryMs: number): number {
-  return Math.min(MAX_BACKOFF_MS, firstRetryMs * 2 ** Math.max(0, attempts - 1));
-}
-
 /**
  * Sends the outbox's due events to the platforms' webhooks, signed (Request-Signature, detached ES256 JWS) and
- * naming the shop (UCP-Agent). Every instance runs one; SKIP LOCKED hands each due event to one of them.
+ * naming the shop (UCP-Agent). Every instance runs one; SKIP LOCKED hands each due event to one of them. A failed
+ * attempt is retried with backoff from `firstRetryMs` up to an hour, until the event's giveUpAt; then it is `failed`.
  */
-export function webhookDelivery(options: DeliveryOptions) {
+export function webhookDelivery(options: DeliveryOptions): QueueWorker {
   const { db, log } = options;
   const firstRetryMs = options.firstRetryMs ?? 5_000;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let closed = false;
 
   async function claim() {
     const now = options.clock();
@@ -86,37 +76,15 @@ export function webhookDelivery(options: DeliveryOptions) {
     }).where(eq(ucpWebhookOutbox.id, event.id));
   }
 
-  async function drain(): Promise<void> {
-    do {
-      again = false;
+  return queueWorker({
+    name: 'webhook delivery',
+    log,
+    pollMs: options.pollMs ?? 1_000,
+    async pass() {
       const claimed = await claim();
       await Promise.all(claimed.map(deliver));
-      if (claimed.length === BATCH) again = true;
-    } while (again && !closed);
-  }
-
-  /** Runs a pass now, or right after the running one when a pass is under way. */
-  function kick(): Promise<void> {
-    if (closed) return Promise.resolve();
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = drain().catch((error: unknown) => {
-      log.error({ err: error }, 'ucp: webhook delivery pass failed');
-    }).finally(() => { running = undefined; });
-    return running;
-  }
-
-  const timer = setInterval(() => void kick(), options.pollMs ?? 1_000);
-  timer.unref();
-  return {
-    kick,
-    async close() {
-      closed = true;
-      clearInterval(timer);
-      await running;
+      return claimed.length === BATCH;
     },
-  };
+  });
 }
-export type WebhookDelivery = ReturnType<typeof webhookDelivery>;
+export type WebhookDelivery = QueueWorker;

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ucpWebhookOutbox } from '../../src/db/schema.ts';
+import { ucpPaymentActions, ucpWebhookOutbox } from '../../src/db/schema.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { master } from '../helpers/fixtures.ts';
 import { flowerShop, readySession, SUCCESS_CARD, ucp } from './helpers.ts';
@@ -164,5 +164,10 @@ describe('UCP order webhooks', () => {
       id: expect.stringMatching(/^adj_/), type: 'refund', occurred_at: expect.any(String), status: 'completed',
       line_items: [{ id: expect.any(String), quantity: 1 }], amount: 2000,
     }]);
+    const refund = await until('the refund at the processor', async () => {
+      const [row] = await t.database.db.select().from(ucpPaymentActions).where(eq(ucpPaymentActions.orderId, orderId));
+      return row?.status === 'done' ? row : undefined;
+    });
+    expect(refund).toMatchObject({ action: 'refund', amount: 2000, attempts: 1, lastError: null });
   });
 });
