@@ -49,6 +49,8 @@ export type Pricing = {
   lines: PricedLine[];
   subtotal: number;
   discount: number;
+  /** The selected option's price, 0 until one is chosen. */
+  shippingAmount: number;
   applied: AppliedDiscount[];
   /** The selected option and where it ships, when both are chosen. */
   shipping: { option: FulfillmentOption; destination: StoredDestination; method: StoredMethod } | null;
@@ -59,6 +61,25 @@ export type Pricing = {
 };
 
 /** What one call runs with: the shop's handlers and address, the time, and who is calling. */
+/** A line's item and totals as checkout and order documents both show them. */
+export function itemView(line: PricedLine) {
+  return { id: line.itemId, title: line.title, price: line.price, ...(line.imageUrl ? { image_url: line.imageUrl } : {}) };
+}
+
+export function lineTotals(line: PricedLine) {
+  return [{ type: 'subtotal', amount: line.price * line.quantity }, { type: 'total', amount: line.price * line.quantity }];
+}
+
+/** The checkout's totals: subtotal, discount when there is one, fulfillment once an option is chosen, total. */
+export function totalsOf(pricing: Pick<Pricing, 'subtotal' | 'discount' | 'shippingAmount' | 'total'>, shipped: boolean) {
+  return [
+    { type: 'subtotal', amount: pricing.subtotal },
+    ...(pricing.discount > 0 ? [{ type: 'discount', amount: pricing.discount }] : []),
+    ...(shipped ? [{ type: 'fulfillment', amount: pricing.shippingAmount }] : []),
+    { type: 'total', amount: pricing.total },
+  ];
+}
+
 export type ViewSettings = {
   handlers: readonly PaymentHandlerDeclaration[];
   caller: UcpCaller;
@@ -113,19 +134,9 @@ export async function renderCheckout(db: Queryable, session: SessionRow, setting
     id: session.id,
     status: ready ? 'ready_for_complete' : 'incomplete',
     currency: session.currency,
-    line_items: lines.map((line) => ({
-      id: line.id,
-      item: { id: line.itemId, title: line.title, price: line.price, ...(line.imageUrl ? { image_url: line.imageUrl } : {}) },
-      quantity: line.quantity,
-      totals: [{ type: 'subtotal', amount: line.price * line.quantity }, { type: 'total', amount: line.price * line.quantity }],
-    })),
+    line_items: lines.map((line) => ({ id: line.id, item: itemView(line), quantity: line.quantity, totals: lineTotals(line) })),
     ...(session.buyer ? { buyer: session.buyer } : {}),
-    totals: [
-      { type: 'subtotal', amount: subtotal },
-      ...(discounts.discount > 0 ? [{ type: 'discount', amount: discounts.discount }] : []),
-      ...(shipping.selected ? [{ type: 'fulfillment', amount: shippingAmount }] : []),
-      { type: 'total', amount: total },
-    ],
+    totals: totalsOf({ subtotal, discount: discounts.discount, shippingAmount, total }, shipping.selected !== null),
     ...(messages.length > 0 ? { messages } : {}),
     links: [],
     expires_at: session.expiresAt.toISOString(),
@@ -135,7 +146,7 @@ export async function renderCheckout(db: Queryable, session: SessionRow, setting
   };
   return {
     view,
-    pricing: { lines, subtotal, discount: discounts.discount, applied: discounts.applied, shipping: shipping.selected, total, ready, outOfStock },
+    pricing: { lines, subtotal, discount: discounts.discount, shippingAmount, applied: discounts.applied, shipping: shipping.selected, total, ready, outOfStock },
   };
 }
 

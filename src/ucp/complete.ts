@@ -17,6 +17,7 @@ import { orderDocument } from './order-document.ts';
 import type { PaymentHandlerDeclaration } from './payment-handlers.ts';
 import { processorNamed } from './processors.ts';
 import type { PaymentProcessor } from './processors.ts';
+import { fullName } from './schemas.ts';
 import type { CompleteCheckout } from './schemas.ts';
 import { findSession, openSession, requireOpen } from './sessions.ts';
 
@@ -36,7 +37,7 @@ const NOT_READY = 'Fulfillment address and option must be selected before comple
  */
 export async function completeSession(db: Db, id: string, request: CompleteCheckout, settings: CompleteSettings): Promise<Record<string, unknown>> {
   const session = requireOpen(await findSession(db, id, settings.caller), 'complete', settings.now);
-  const { pricing } = await renderCheckout(db, session, settings);
+  const { view, pricing } = await renderCheckout(db, session, settings);
   requireReady(pricing);
   const handler = settings.handlers.find((candidate) => candidate.id === request.payment_data.handler_id);
   if (!handler) throw invalidRequest(`Unsupported payment handler: ${request.payment_data.handler_id}`);
@@ -53,7 +54,6 @@ export async function completeSession(db: Db, id: string, request: CompleteCheck
     throw new UcpError(402, 'PAYMENT_FAILED', authorization.message, { severity: 'requires_buyer_input' });
   }
   if (authorization.outcome === 'requires_action') {
-    const { view } = await renderCheckout(db, session, settings);
     return {
       ...view,
       status: 'requires_escalation',
@@ -146,18 +146,12 @@ async function placeOrder(tx: Queryable, id: string, authorized: number, placeme
   return frozen;
 }
 
-function fullName(address: { full_name?: string; first_name?: string; last_name?: string } | undefined): string | undefined {
-  if (!address) return undefined;
-  return address.full_name ?? ([address.first_name, address.last_name].filter(Boolean).join(' ') || undefined);
-}
-
 async function insertOrder(tx: Queryable, session: SessionRow, pricing: Pricing, placement: Placement) {
   const shipping = pricing.shipping;
   if (!shipping) throw invalidRequest(NOT_READY);
   const { destination } = shipping;
   const buyer = (session.buyer ?? {}) as { email?: string; phone_number?: string; full_name?: string; first_name?: string; last_name?: string };
   const billing = placement.request.payment_data.billing_address;
-  const shippingAmount = shipping.option.totals.find((total) => total.type === 'total')?.amount ?? 0;
   const [order] = await tx.insert(orders).values({
     email: buyer.email ?? '',
     status: 'paid',
@@ -176,7 +170,7 @@ async function insertOrder(tx: Queryable, session: SessionRow, pricing: Pricing,
     phoneNumber: buyer.phone_number ?? destination.phone_number ?? null,
     subtotalDkk: pricing.subtotal,
     discountDkk: pricing.discount,
-    shippingDkk: shippingAmount,
+    shippingDkk: pricing.shippingAmount,
     totalDkk: pricing.total,
     vatOere: vatOf(pricing.total),
     discountCode: pricing.applied.map((applied) => applied.code).join(',') || null,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { UCP_VERSION } from './agent-header.ts';
+import { itemView, lineTotals, totalsOf } from './checkout-view.ts';
 import type { Pricing } from './checkout-view.ts';
 
 /**
@@ -9,7 +10,6 @@ import type { Pricing } from './checkout-view.ts';
 export function orderDocument(orderId: string, checkoutId: string, permalink: string, pricing: Pricing): Record<string, unknown> {
   const shipping = pricing.shipping;
   const lineRefs = pricing.lines.map((line) => ({ id: line.id, quantity: line.quantity }));
-  const shippingAmount = shipping?.option.totals.find((total) => total.type === 'total')?.amount ?? 0;
   const { id: _destinationId, ...destination } = shipping?.destination ?? { id: '' };
   return {
     ucp: { version: UCP_VERSION, capabilities: [{ name: 'dev.ucp.shopping.order', version: UCP_VERSION }] },
@@ -18,9 +18,9 @@ export function orderDocument(orderId: string, checkoutId: string, permalink: st
     permalink_url: permalink,
     line_items: pricing.lines.map((line) => ({
       id: line.id,
-      item: { id: line.itemId, title: line.title, price: line.price, ...(line.imageUrl ? { image_url: line.imageUrl } : {}) },
+      item: itemView(line),
       quantity: { total: line.quantity, fulfilled: 0 },
-      totals: [{ type: 'subtotal', amount: line.price * line.quantity }, { type: 'total', amount: line.price * line.quantity }],
+      totals: lineTotals(line),
       status: 'processing',
     })),
     fulfillment: {
@@ -34,11 +34,6 @@ export function orderDocument(orderId: string, checkoutId: string, permalink: st
       events: [],
     },
     adjustments: [],
-    totals: [
-      { type: 'subtotal', amount: pricing.subtotal },
-      ...(pricing.discount > 0 ? [{ type: 'discount', amount: pricing.discount }] : []),
-      ...(shipping ? [{ type: 'fulfillment', amount: shippingAmount }] : []),
-      { type: 'total', amount: pricing.total },
-    ],
+    totals: totalsOf(pricing, shipping !== null),
   };
 }

@@ -3,6 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client.ts';
 import { customerAddresses, customers } from '../db/schema.ts';
 import type { StoredDestination, StoredFulfillment } from './checkout-view.ts';
+import { fullName } from './schemas.ts';
 import type { Buyer, MethodInput } from './schemas.ts';
 
 /**
@@ -12,7 +13,7 @@ import type { Buyer, MethodInput } from './schemas.ts';
 async function customerFor(db: Queryable, buyer: Buyer): Promise<string | undefined> {
   const email = buyer.email?.trim();
   if (!email) return undefined;
-  const name = buyer.full_name ?? ([buyer.first_name, buyer.last_name].filter(Boolean).join(' ') || 'Unknown');
+  const name = fullName(buyer) ?? 'Unknown';
   await db.insert(customers).values({ id: randomUUID(), name, email }).onConflictDoNothing();
   const [row] = await db.select({ id: customers.id }).from(customers).where(sql`lower(${customers.email}) = lower(${email})`);
   return row?.id;

@@ -102,3 +102,9 @@ export const CompleteCheckout = z.object({
   risk_signals: z.record(z.string(), z.unknown()).optional(),
 });
 export type CompleteCheckout = z.infer<typeof CompleteCheckout>;
+
+/** A person's name as UCP sends it: full_name, else first and last name. */
+export function fullName(person: { full_name?: string; first_name?: string; last_name?: string } | undefined): string | undefined {
+  if (!person) return undefined;
+  return person.full_name ?? ([person.first_name, person.last_name].filter(Boolean).join(' ') || undefined);
+}
