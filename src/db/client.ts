@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -13,7 +13,7 @@ import { lockDataDir } from './data-dir-lock.ts';
 import { describeConnectFailure } from './open-error.ts';
 import * as schema from './schema.ts';
 
-const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+const migrationsFolder = findMigrationsFolder(dirname(fileURLToPath(import.meta.url)));
 /** Any constant works; it only has to be the same for every Butik instance. */
 const MIGRATION_LOCK = 0x627574696b;
 
@@ -52,6 +52,15 @@ export type DatabaseOptions = {
 
 const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
 const DEFAULT_ACQUIRE_TIMEOUT_MS = 5_000;
+
+/** drizzle/ of the checkout this code runs from: two levels up from src/db/, one from the bundle in dist/. */
+function findMigrationsFolder(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const folder = join(dir, 'drizzle');
+    if (existsSync(join(folder, 'meta', '_journal.json'))) return folder;
+    if (dirname(dir) === dir) throw new Error(`no drizzle/ migrations folder above ${from}`);
+  }
+}
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.url ? openPostgres(options.url, options) : openPglite(options.dataDir);
