@@ -79,8 +79,13 @@ export type CheckoutAudit = {
   violations: string[];
 };
 
-/** Compares what the shoppers were told with what the database holds, then gives the products their catalog stock back. */
-export async function auditCheckout(databaseUrl: string, fixture: CheckoutFixture, outcome: CheckoutOutcome, catalog: Catalog): Promise<CheckoutAudit> {
+/** The products that cannot sell out in a run: the ones the runs after the contended one (variants, UCP) buy. */
+export function plentifulSlugs(fixture: CheckoutFixture): string[] {
+  return fixture.slugs.filter((_, k) => fixture.products[k]?.stock === PLENTY);
+}
+
+/** Compares what the shoppers were told with what the database holds. */
+export async function auditCheckout(databaseUrl: string, fixture: CheckoutFixture, outcome: CheckoutOutcome): Promise<CheckoutAudit> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -115,9 +120,19 @@ export async function auditCheckout(databaseUrl: string, fixture: CheckoutFixtur
     if (usage > limit) violations.push(`discount used ${usage} times, limit ${limit}`);
     if (used !== outcome.discounted) violations.push(`${outcome.discounted} discounted checkouts succeeded but ${used} orders carry the code`);
 
-    await client.query('update products set stock = t.stock from unnest($1::text[], $2::bigint[]) as t(id, stock) where products.id = t.id',
-      [ids, fixture.products.map((p) => catalog.product(p.index).stock)]);
     return { ordersInDatabase, discountUsageCount: usage, discountOrders: used, soldOut, violations };
+  } finally {
+    await client.end();
+  }
+}
+
+/** Gives the fixture's products their catalog stock back, so the seeded database still matches the catalog. */
+export async function restoreCatalogStock(databaseUrl: string, fixture: CheckoutFixture, catalog: Catalog): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('update products set stock = t.stock from unnest($1::text[], $2::bigint[]) as t(id, stock) where products.id = t.id',
+      [fixture.products.map((p) => p.id), fixture.products.map((p) => catalog.product(p.index).stock)]);
   } finally {
     await client.end();
   }

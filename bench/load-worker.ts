@@ -145,6 +145,9 @@ function runCheckout(job: CheckoutJob): Promise<LoadResult> {
 
 const Session = z.object({ id: z.string(), status: z.literal('ready_for_complete') });
 const UcpError = z.object({ code: z.string(), detail: z.string() });
+/** A session created while its last unit went to another platform's completion: open, with an out_of_stock message. */
+const SessionOutOfStock = z.object({ status: z.literal('incomplete'), messages: z.array(z.object({ code: z.string() })) })
+  .refine((session) => session.messages.some((message) => message.code === 'out_of_stock'));
 
 /**
  * UCP shoppers: create a checkout session that ships to a Danish address with the standard option chosen (ready to
@@ -179,7 +182,9 @@ function runUcpCheckout(job: UcpCheckoutJob): Promise<LoadResult> {
     return completed.status === 200 ? { ordered: true, discounted: false } : { ordered: false, refusal: completed };
   }, (response) => {
     const error = UcpError.safeParse(response.body);
-    const stock = error.success && (error.data.code === 'OUT_OF_STOCK' || error.data.detail.startsWith('Insufficient stock'));
+    const stock = error.success
+      ? error.data.code === 'OUT_OF_STOCK' || error.data.detail.startsWith('Insufficient stock')
+      : SessionOutOfStock.safeParse(response.body).success;
     return stock ? 'outOfStock' : 'unexpected';
   });
 }

@@ -2,7 +2,7 @@ import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { CATALOG } from './catalog.ts';
-import { auditCheckout, prepareCheckout } from './checkout.ts';
+import { auditCheckout, plentifulSlugs, prepareCheckout, restoreCatalogStock } from './checkout.ts';
 import { benchDatabaseUrl, prepareDatabase } from './database.ts';
 import { startLoadGenerator } from './load.ts';
 import type { CheckoutJob, HttpRequest, LoadResult, UcpCheckoutJob } from './load-types.ts';
@@ -200,26 +200,34 @@ async function main(): Promise<number> {
         result.checkout = { notAvailable: fixture.reason };
         log(`checkout: not available (${fixture.reason})`);
       } else {
-        const cpuBefore = processCpuMs(butik.pid);
-        const run = await load.run({
-          kind: 'checkout', url: butik.url, key, slugs: fixture.value.slugs, discountCode: fixture.value.discountCode,
-          discountEvery: 4, clients: 50, durationS: profile.durationS,
-        });
-        const cpuAfter = processCpuMs(butik.pid);
-        if (cpuBefore !== undefined && cpuAfter !== undefined && run.requests > 0) {
-          run.serverCpuMsPerRequest = Math.round(((cpuAfter - cpuBefore) / run.requests) * 1000) / 1000;
-        }
-        const outcome = run.checkout;
-        if (!outcome) throw new Error('checkout run returned no outcome');
-        const audit = await auditCheckout(url, fixture.value, outcome, catalog);
-        result.checkout = { result: run, audit };
-        if (outcome.unexpected > 0) result.errors.push(`checkout: ${outcome.unexpected} unexpected failures, e.g. ${outcome.unexpectedSamples.join(' | ')}`);
-        if (run.errors > 0) result.errors.push(`checkout: ${run.errors} transport errors`);
-        result.errors.push(...audit.violations.map((v) => `checkout audit: ${v}`));
-        log(`checkout: ${outcome.ordersPerSecond} orders/s, ${audit.violations.length} violations`);
-        result.checkout.variants = await checkoutVariants(butik, key, fixture.value.slugs, (job) => load.run(job));
-        if (!only || only.includes('ucp_checkout')) {
-          result.ucpCheckout = await ucpCheckout(url, fixture.value.slugs, perOrder(run), (job) => load.run(job));
+        try {
+          const cpuBefore = processCpuMs(butik.pid);
+          const run = await load.run({
+            kind: 'checkout', url: butik.url, key, slugs: fixture.value.slugs, discountCode: fixture.value.discountCode,
+            discountEvery: 4, clients: 50, durationS: profile.durationS,
+          });
+          const cpuAfter = processCpuMs(butik.pid);
+          if (cpuBefore !== undefined && cpuAfter !== undefined && run.requests > 0) {
+            run.serverCpuMsPerRequest = Math.round(((cpuAfter - cpuBefore) / run.requests) * 1000) / 1000;
+          }
+          const outcome = run.checkout;
+          if (!outcome) throw new Error('checkout run returned no outcome');
+          const audit = await auditCheckout(url, fixture.value, outcome);
+          result.checkout = { result: run, audit };
+          if (outcome.unexpected > 0) result.errors.push(`checkout: ${outcome.unexpected} unexpected failures, e.g. ${outcome.unexpectedSamples.join(' | ')}`);
+          if (run.errors > 0) result.errors.push(`checkout: ${run.errors} transport errors`);
+          result.errors.push(...audit.violations.map((v) => `checkout audit: ${v}`));
+          log(`checkout: ${outcome.ordersPerSecond} orders/s, ${audit.violations.length} violations`);
+          // The scarce products are sold out by now; refusals would be counted as cheap requests in what follows.
+          const plenty = plentifulSlugs(fixture.value);
+          result.checkout.variants = await checkoutVariants(butik, key, plenty, (job) => load.run(job));
+          if (!only || only.includes('ucp_checkout')) {
+            result.ucpCheckout = await ucpCheckout(url, plenty, perOrder(run), (job) => load.run(job));
+            const ucp = result.ucpCheckout.result?.checkout;
+            if (ucp && ucp.unexpected > 0) result.errors.push(`ucp_checkout: ${ucp.unexpected} unexpected failures, e.g. ${ucp.unexpectedSamples.join(' | ')}`);
+          }
+        } finally {
+          await restoreCatalogStock(url, fixture.value, catalog);
         }
       }
     }
