@@ -37,19 +37,27 @@ function requireOpen(cart: CartRow): CartRow {
 
 export type CartItemRow = typeof cartItems.$inferSelect;
 
+/** A cart line with the name and price its product has now: what an order placed from it is charged. */
+export type PricedCartLine = CartItemRow & { productName: string; unitPriceDkk: number };
+
 /**
- * lockOpenCart and the cart's lines in one round trip, for checkout. Only the cart row is locked; the lines
- * come in product-id order, the order stock rows are locked in.
+ * lockOpenCart and the cart's lines with their products' names and prices in one round trip, for checkout. Only
+ * the cart row is locked; the lines come in product-id order, the order stock rows are locked in.
  */
-export async function lockOpenCartWithLines(db: Queryable, cartId: string): Promise<{ cart: CartRow; items: CartItemRow[] }> {
-  const rows = await db.select({ cart: carts, item: cartItems }).from(carts)
+export async function lockOpenCartWithLines(db: Queryable, cartId: string): Promise<{ cart: CartRow; items: PricedCartLine[] }> {
+  const rows = await db.select({ cart: carts, item: cartItems, product: { name: products.name, priceDkk: products.priceDkk } }).from(carts)
     .leftJoin(cartItems, eq(cartItems.cartId, carts.id))
+    .leftJoin(products, eq(products.id, cartItems.productId))
     .where(eq(carts.id, cartId))
     .orderBy(asc(cartItems.productId))
     .for('update', { of: carts });
   const [first] = rows;
   if (!first) throw noSuchCart(cartId);
-  return { cart: requireOpen(first.cart), items: rows.flatMap((row) => (row.item ? [row.item] : [])) };
+  return {
+    cart: requireOpen(first.cart),
+    // cart_items.product_id references products, so a line always has its product.
+    items: rows.flatMap(({ item, product }) => (item && product ? [{ ...item, productName: product.name, unitPriceDkk: product.priceDkk }] : [])),
+  };
 }
 
 /** The product for a slug, soft-deleted ones included (so a line of a withdrawn product can still be removed). */

@@ -7,13 +7,12 @@ import { ToolError } from '../errors/tool-error.ts';
 import type { CheckoutInput, CheckoutResult, OrderStatus } from '../schema/order.ts';
 import { lockOpenCartWithLines } from './carts.ts';
 import type { Channel, ToolContext } from '../context.ts';
-import { consumeDiscount } from './discounts.ts';
+import { consumeDiscount, usableDiscount } from './discounts.ts';
 import { requireFeature } from '../shop/features.ts';
 import { readSettings } from '../shop/settings.ts';
 import type { Queryable } from '../db/client.ts';
 
 type CartLine = { productId: string; quantity: number };
-type OrderLine = { productId: string; productName: string; unitPriceDkk: number; quantity: number };
 
 /** CONTRACT §9: `channel` is `api` for REST and `mcp` for MCP. */
 function orderChannel(channel: Channel): string {
@@ -28,8 +27,11 @@ function orderChannel(channel: Channel): string {
 }
 
 /**
- * cart.checkout, one transaction (ctx.db is it). Lock order: cart row, discount row, product rows by id,
- * the same order order cancellation uses, so concurrent checkouts and cancellations cannot deadlock.
+ * cart.checkout, one transaction (ctx.db is it). Lock order: cart row, product rows by id, discount row, the
+ * order cancellation and UCP's completion use too, so none of them can deadlock with another. Stock and the
+ * discount use are taken last, right before the commit: a product or a code every shopper wants is held for
+ * two statements per order, not seven. The order is charged the prices and terms read at the start; a change
+ * committed during the checkout counts as coming after it, as one committed a moment later would.
  */
 export async function checkoutCart(
   ctx: ToolContext,
@@ -37,21 +39,14 @@ export async function checkoutCart(
 ): Promise<z.input<typeof CheckoutResult>> {
   const { db } = ctx;
   await requireFeature(db, 'checkout');
-  // Read before any lock is taken: every statement after the discount row is locked makes a hot code wait longer.
   const shop = await readSettings(db);
   // Locked first: a second concurrent checkout of this cart waits here and then sees it closed.
-  const { cart, items: wanted } = await lockOpenCartWithLines(db, input.cartId);
-  if (wanted.length === 0) throw new ToolError('cart_empty', `Cart "${cart.id}" has no items; add some with cart.set_item.`);
+  const { cart, items: lines } = await lockOpenCartWithLines(db, input.cartId);
+  if (lines.length === 0) throw new ToolError('cart_empty', `Cart "${cart.id}" has no items; add some with cart.set_item.`);
 
   const now = ctx.clock();
-  const discount = cart.discountCode === null ? null : await consumeDiscount(db, cart.discountCode, now);
-  const lines: OrderLine[] = [];
-  for (const item of wanted) {
-    const line = await takeStock(db, item, now);
-    if (!line) throw await shortage(db, wanted);
-    lines.push(line);
-  }
-
+  // Read without a lock, so an unusable code fails before anything is written; its use is taken at the end.
+  const discount = cart.discountCode === null ? null : await usableDiscount(db, cart.discountCode, now);
   const totals = priceLines(lines, discount ? { type: discount.type, value: discount.value } : null, shop);
   const vatOere = vatOf(totals.totalDkk);
   // CONTRACT §7: the initial status depends on how the customer pays.
@@ -80,22 +75,28 @@ export async function checkoutCart(
     channel: orderChannel(ctx.channel),
   }).returning();
   if (!order) throw new Error('order insert returned no row');
-  const items = await db.insert(orderItems).values(lines.map((line) => ({ orderId: order.id, ...line }))).returning();
+  const items = await db.insert(orderItems).values(lines.map((line) => ({
+    orderId: order.id, productId: line.productId, productName: line.productName, unitPriceDkk: line.unitPriceDkk, quantity: line.quantity,
+  }))).returning();
   await db.update(carts).set({ status: 'closed', orderId: order.id, updatedAt: now }).where(eq(carts.id, cart.id));
   await ctx.audit({ targetType: 'order', targetId: order.id, before: null, after: { ...order, items } });
+  for (const line of lines) {
+    if (!await takeStock(db, line, now)) throw await shortage(db, lines);
+  }
+  if (discount) await consumeDiscount(db, discount.code, now);
   return { orderId: order.id, status, totalDkk: order.totalDkk, vatOere };
 }
 
 /**
- * Decrements stock in one guarded UPDATE, so concurrent checkouts never take it below zero (CONTRACT §9).
- * The returned row also snapshots the name and price the order is charged at; none when the stock is short.
+ * Decrements stock in one guarded UPDATE, so concurrent checkouts never take it below zero (CONTRACT §9);
+ * false when the stock is short or the product withdrawn.
  */
-export async function takeStock(db: Queryable, item: CartLine, now: Date): Promise<OrderLine | undefined> {
-  const [product] = await db.update(products)
+export async function takeStock(db: Queryable, item: CartLine, now: Date): Promise<boolean> {
+  const taken = await db.update(products)
     .set({ stock: sql`${products.stock} - ${item.quantity}`, updatedAt: now })
     .where(and(eq(products.id, item.productId), gte(products.stock, item.quantity), isNull(products.deletedAt)))
-    .returning({ name: products.name, priceDkk: products.priceDkk });
-  return product && { productId: item.productId, productName: product.name, unitPriceDkk: product.priceDkk, quantity: item.quantity };
+    .returning({ id: products.id });
+  return taken.length > 0;
 }
 
 /**

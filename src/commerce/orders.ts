@@ -119,7 +119,7 @@ export function toOrderRecord(row: OrderRow, items: readonly OrderItemRow[]): z.
 
 /**
  * orders.update_status, CONTRACT §8. The order row is locked so two concurrent moves are judged one
- * after the other. Lock order on cancel: order, discount, products by id (as in checkout).
+ * after the other. Lock order on cancel: order, products by id, discount (as in checkout).
  */
 export async function changeOrderStatus(ctx: ToolContext, input: { orderId: string; status: OrderStatus } & Shipment) {
   const { db } = ctx;
@@ -142,12 +142,12 @@ export async function changeOrderStatus(ctx: ToolContext, input: { orderId: stri
 
   const now = ctx.clock();
   if (releasesStockAndDiscount(to)) {
-    if (before.discountCode !== null) await releaseDiscount(db, before.discountCode, now);
     const items = await db.select().from(orderItems).where(eq(orderItems.orderId, before.id)).orderBy(asc(orderItems.productId));
     for (const item of items) {
       await db.update(products).set({ stock: sql`${products.stock} + ${item.quantity}`, updatedAt: now })
         .where(eq(products.id, item.productId));
     }
+    if (before.discountCode !== null) await releaseDiscount(db, before.discountCode, now);
   }
   const stamp = timestampSetBy(to);
   await updateOrder(ctx, before, { status: to, ...(stamp ? { [stamp]: now } : {}), ...shipment });

@@ -95,8 +95,9 @@ async function capture(processor: PaymentProcessor, reference: string, amount: n
 type Placement = CompleteSettings & { handler: PaymentHandlerDeclaration; reference: string; request: CompleteCheckout };
 
 /**
- * The order, in one transaction. Lock order as cart.checkout's: the session (then its cart), the discount rows
- * in code order, the product rows by id; the total is priced again under the locks and must be the one authorized.
+ * The order, in one transaction. Lock order as cart.checkout's: the session (then its cart), the product rows by
+ * id, the discount rows in code order, the last two right before the commit. The total is priced again in the
+ * transaction and must be the one authorized.
  */
 async function placeOrder(tx: Queryable, id: string, authorized: number, placement: Placement): Promise<Record<string, unknown>> {
   const session = await openSession(tx, id, 'complete', placement);
@@ -107,24 +108,10 @@ async function placeOrder(tx: Queryable, id: string, authorized: number, placeme
     throw new UcpError(409, 'PRICE_CHANGED', `The checkout total changed from ${authorized} to ${pricing.total}; review the checkout and complete it again.`);
   }
   const now = placement.now;
-  for (const applied of [...pricing.applied].sort((a, b) => (a.code < b.code ? -1 : 1))) {
-    try {
-      await consumeDiscount(tx, applied.code, now);
-    } catch (error) {
-      if (error instanceof ToolError) throw new UcpError(409, 'DISCOUNT_UNAVAILABLE', `Discount code ${applied.code} can no longer be used; update the checkout's discounts.`);
-      throw error;
-    }
-  }
-  const itemIdOf = new Map(session.lineItems.map((line) => [line.productId, line.itemId]));
-  const taken = [];
-  for (const item of items) {
-    const line = await takeStock(tx, item, now);
-    if (!line) throw outOfStock(itemIdOf.get(item.productId) ?? item.productId);
-    taken.push(line);
-  }
-
   const order = await insertOrder(tx, session, pricing, placement);
-  await tx.insert(orderItems).values(taken.map((line) => ({ orderId: order.id, ...line })));
+  await tx.insert(orderItems).values(pricing.lines.map((line) => ({
+    orderId: order.id, productId: line.productId, productName: line.title, unitPriceDkk: line.price, quantity: line.quantity,
+  })));
   await tx.update(carts).set({ status: 'closed', orderId: order.id, updatedAt: now }).where(eq(carts.id, cart.id));
   const permalink = `${placement.baseUrl}/orders/${order.id}`;
   const { messages: _messages, ...rest } = view;
@@ -143,6 +130,19 @@ async function placeOrder(tx: Queryable, id: string, authorized: number, placeme
     tool: 'ucp.complete_checkout',
     at: now,
   });
+  // Last, as in cart.checkout: a product or a code many platforms want is held for two statements per order.
+  const itemIdOf = new Map(session.lineItems.map((line) => [line.productId, line.itemId]));
+  for (const item of items) {
+    if (!await takeStock(tx, item, now)) throw outOfStock(itemIdOf.get(item.productId) ?? item.productId);
+  }
+  for (const applied of [...pricing.applied].sort((a, b) => (a.code < b.code ? -1 : 1))) {
+    try {
+      await consumeDiscount(tx, applied.code, now);
+    } catch (error) {
+      if (error instanceof ToolError) throw new UcpError(409, 'DISCOUNT_UNAVAILABLE', `Discount code ${applied.code} can no longer be used; update the checkout's discounts.`);
+      throw error;
+    }
+  }
   return frozen;
 }
 

@@ -74,6 +74,27 @@ describe('concurrent checkouts', () => {
     expect(await stockOf(t, second.slug)).toBe(50 - 15);
   });
 
+  it('runs checkouts and cancellations over the same products and code side by side without deadlocks', async () => {
+    const first = await createProduct(t, { priceDkk: 10000, stock: 100 });
+    const second = await createProduct(t, { priceDkk: 10000, stock: 100 });
+    const items = [{ slug: first.slug, quantity: 1 }, { slug: second.slug, quantity: 1 }];
+    const { code } = await createDiscount(t, { type: 'percent', value: 10 });
+    const placed = [];
+    for (const cart of await cartsOf(10, items, code)) {
+      placed.push((await t.call('cart.checkout', checkoutBody(cart.cartId), master)).body.result.orderId as string);
+    }
+    const racing = await cartsOf(10, items, code);
+    const responses = await Promise.all([
+      ...racing.map((cart) => t.call('cart.checkout', checkoutBody(cart.cartId), master)),
+      ...placed.map((orderId) => t.call('orders.update_status', { orderId, status: 'cancelled' }, master)),
+    ]);
+    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
+    // 20 orders placed, 10 of them cancelled: each product and the code are down by 10.
+    expect(await stockOf(t, first.slug)).toBe(90);
+    expect(await stockOf(t, second.slug)).toBe(90);
+    expect(await discountRecord(t, code)).toMatchObject({ usageCount: 10 });
+  });
+
   it('turns two concurrent checkouts of one cart into one order and one 422 cart_closed', async () => {
     const product = await createProduct(t, { priceDkk: 10000, stock: 10 });
     const [cart] = await cartsOf(1, [{ slug: product.slug, quantity: 1 }]);
