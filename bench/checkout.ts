@@ -49,22 +49,23 @@ export async function prepareCheckout(
   }
   const step = Math.max(1, Math.floor(options.products / PRODUCTS));
   const chosen = Array.from({ length: PRODUCTS }, (_, k) => k * step).filter((i) => i < options.products);
+  const products = chosen.map((index, k) => ({ id: productId(index), index, stock: k < SCARCE ? SCARCE_STOCK : PLENTY }));
+  const fixture = { slugs: chosen.map((index) => options.catalog.product(index).slug), discountCode, products, startedAt: new Date() };
+  return { available: true, value: await restartCheckout(databaseUrl, fixture) };
+}
+
+/**
+ * The fixture's stock set (again) and its clock started now: what a warm-up bought before it is not part of the
+ * measured run or its audit.
+ */
+export async function restartCheckout(databaseUrl: string, fixture: CheckoutFixture): Promise<CheckoutFixture> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const products = chosen.map((index, k) => ({ id: productId(index), index, stock: k < SCARCE ? SCARCE_STOCK : PLENTY }));
     await client.query('update products set stock = t.stock from unnest($1::text[], $2::bigint[]) as t(id, stock) where products.id = t.id',
-      [products.map((p) => p.id), products.map((p) => p.stock)]);
+      [fixture.products.map((p) => p.id), fixture.products.map((p) => p.stock)]);
     const now = await client.query<{ now: Date }>('select now()');
-    return {
-      available: true,
-      value: {
-        slugs: chosen.map((index) => options.catalog.product(index).slug),
-        discountCode,
-        startedAt: now.rows[0]?.now ?? new Date(),
-        products,
-      },
-    };
+    return { ...fixture, startedAt: now.rows[0]?.now ?? new Date() };
   } finally {
     await client.end();
   }

@@ -20,8 +20,8 @@ export type CheckoutJob = {
   key: string;
   slugs: string[];
   discountCode: string;
-  /** Every n-th cart carries the discount code. */
-  discountEvery: number;
+  /** Every n-th cart carries the discount code; none does without it. */
+  discountEvery?: number;
   clients: number;
   durationS: number;
 };

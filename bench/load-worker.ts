@@ -121,7 +121,7 @@ const productFor = (slugs: readonly string[], n: number) => slugs[(n * 265443576
 function runCheckout(job: CheckoutJob): Promise<LoadResult> {
   const auth = { authorization: `Bearer ${job.key}` };
   return runShoppers(job, async (n, send) => {
-    const discounted = n % job.discountEvery === 0;
+    const discounted = job.discountEvery !== undefined && n % job.discountEvery === 0;
     const created = await send(`${job.url}/api/v1/tools/cart.create`, auth, {
       items: [{ slug: productFor(job.slugs, n), quantity: 1 }], ...(discounted ? { discountCode: job.discountCode } : {}),
     });

@@ -2,7 +2,7 @@ import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { CATALOG } from './catalog.ts';
-import { auditCheckout, plentifulSlugs, prepareCheckout, restoreCatalogStock } from './checkout.ts';
+import { auditCheckout, plentifulSlugs, prepareCheckout, restartCheckout, restoreCatalogStock } from './checkout.ts';
 import { benchDatabaseUrl, prepareDatabase } from './database.ts';
 import { startLoadGenerator } from './load.ts';
 import type { CheckoutJob, HttpRequest, LoadResult, UcpCheckoutJob } from './load-types.ts';
@@ -201,6 +201,12 @@ async function main(): Promise<number> {
         log(`checkout: not available (${fixture.reason})`);
       } else {
         try {
+          // Warmed up like every other scenario, without the code so that its limited uses are all left for the run.
+          await load.run({
+            kind: 'checkout', url: butik.url, key, slugs: plentifulSlugs(fixture.value), discountCode: fixture.value.discountCode,
+            clients: 50, durationS: profile.warmupS,
+          });
+          fixture.value = await restartCheckout(url, fixture.value);
           const cpuBefore = processCpuMs(butik.pid);
           const run = await load.run({
             kind: 'checkout', url: butik.url, key, slugs: fixture.value.slugs, discountCode: fixture.value.discountCode,
@@ -285,7 +291,7 @@ async function checkoutVariants(
   if (created.status !== 200) throw new Error(`discounts.create → ${created.status}`);
   const job = { kind: 'checkout' as const, url: butik.url, key, slugs, discountCode: code, clients: 50, durationS: profile.durationS };
   const hotDiscount = await run({ ...job, discountEvery: 1 });
-  const noDiscount = await run({ ...job, discountEvery: Number.MAX_SAFE_INTEGER });
+  const noDiscount = await run(job);
   log(`checkout, one hot code: ${hotDiscount.checkout?.ordersPerSecond} orders/s; no code: ${noDiscount.checkout?.ordersPerSecond} orders/s`);
   return { hotDiscount, noDiscount };
 }
