@@ -414,6 +414,17 @@ export const ucpOrders = pgTable('ucp_orders', {
   updatedAt: updatedAt(),
 });
 
+/** The columns a retry queue (src/ucp/queue-worker.ts) works a table's items by. */
+function retryColumns() {
+  return {
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: at('next_attempt_at').notNull().default(NOW_MS),
+    /** Retries stop here and the item is `failed`. */
+    giveUpAt: at('give_up_at').notNull(),
+    lastError: text('last_error'),
+  };
+}
+
 /**
  * Order events waiting for, or done with, delivery to a platform's webhook: written in the transaction that
  * changed the order, sent after it commits, retried with backoff, claimed with SKIP LOCKED across instances.
@@ -426,11 +437,8 @@ export const ucpWebhookOutbox = pgTable('ucp_webhook_outbox', {
   /** The exact JSON text posted; its signature is made when it is sent, with the key current then. */
   body: text('body').notNull(),
   status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull().default('pending'),
-  attempts: integer('attempts').notNull().default(0),
-  nextAttemptAt: at('next_attempt_at').notNull().default(NOW_MS),
-  /** Retries stop here (three days after the event, or after an operator's retry) and the event is `failed`. */
-  giveUpAt: at('give_up_at').notNull(),
-  lastError: text('last_error'),
+  // giveUpAt: three days after the event, or after an operator's retry.
+  ...retryColumns(),
   createdAt: createdAt(),
   deliveredAt: at('delivered_at'),
 }, (t) => [index('ucp_webhook_outbox_due_idx').on(t.status, t.nextAttemptAt)]);
@@ -446,10 +454,7 @@ export const ucpPaymentActions = pgTable('ucp_payment_actions', {
   /** Minor units of the order's currency. */
   amount: int53('amount').notNull(),
   status: text('status', { enum: ['pending', 'done', 'failed'] }).notNull().default('pending'),
-  attempts: integer('attempts').notNull().default(0),
-  nextAttemptAt: at('next_attempt_at').notNull().default(NOW_MS),
-  giveUpAt: at('give_up_at').notNull(),
-  lastError: text('last_error'),
+  ...retryColumns(),
   createdAt: createdAt(),
   doneAt: at('done_at'),
 }, (t) => [index('ucp_payment_actions_due_idx').on(t.status, t.nextAttemptAt)]);
