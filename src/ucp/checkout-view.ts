@@ -60,12 +60,12 @@ export type Pricing = {
   outOfStock: string[];
 };
 
-/** What one call runs with: the shop's handlers and address, the time, and who is calling. */
 /** A line's item and totals as checkout and order documents both show them. */
 export function itemView(line: PricedLine) {
   return { id: line.itemId, title: line.title, price: line.price, ...(line.imageUrl ? { image_url: line.imageUrl } : {}) };
 }
 
+/** A line's totals: subtotal and total, the same amount (prices include VAT, no tax line). */
 export function lineTotals(line: PricedLine) {
   return [{ type: 'subtotal', amount: line.price * line.quantity }, { type: 'total', amount: line.price * line.quantity }];
 }
@@ -80,6 +80,7 @@ export function totalsOf(pricing: Pick<Pricing, 'subtotal' | 'discount' | 'shipp
   ];
 }
 
+/** What one call runs with: the shop's handlers and address, the time, and who is calling. */
 export type ViewSettings = {
   handlers: readonly PaymentHandlerDeclaration[];
   caller: UcpCaller;
