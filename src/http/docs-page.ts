@@ -1,5 +1,5 @@
 import { PROBLEMS, isProblemCode } from '../errors/problems.ts';
-import { escapeHtml as e } from '../edge/escape-html.ts';
+import { escapeHtml as e } from '../edge/html/escape.ts';
 import { htmlPage } from './html.ts';
 
 type Json = Record<string, unknown>;

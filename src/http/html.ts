@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import { escapeHtml } from '../edge/escape-html.ts';
+import { escapeHtml } from '../edge/html/escape.ts';
 
 /** The reference pages' whole stylesheet, inline: no CDN, works offline (CONTRACT §3). */
 const CSS = `

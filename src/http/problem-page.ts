@@ -1,6 +1,6 @@
 import { PROBLEMS } from '../errors/problems.ts';
 import type { ProblemCode } from '../errors/problems.ts';
-import { escapeHtml as e } from '../edge/escape-html.ts';
+import { escapeHtml as e } from '../edge/html/escape.ts';
 import { htmlPage } from './html.ts';
 
 /** The page a problem's `type` URI points at (CONTRACT §3, §4): what the code means and what to do. */

@@ -1,7 +1,7 @@
 import { TOOL_SCOPES } from '../access/scopes.ts';
 import type { Scope } from '../access/scopes.ts';
 import { STYLESHEET_PATH } from '../site/document.ts';
-import { html } from '../site/html.ts';
+import { html } from '../edge/html/template.ts';
 
 /**
  * Like the public pages: no script, styles from here only, and the page may not be framed (clickjacking the

@@ -1,6 +1,6 @@
 import type { ActiveAnnouncement } from '../shop/announcements.ts';
-import { html, link } from './html.ts';
-import type { Html } from './html.ts';
+import { html, link } from '../edge/html/template.ts';
+import type { Html } from '../edge/html/template.ts';
 
 /** What every public page shows around its content; loaded once per request (see chrome.ts). */
 export type Chrome = {

@@ -1,4 +1,4 @@
-import { Html } from './html.ts';
+import { Html } from '../edge/html/template.ts';
 import type { ShopProduct } from './catalog-read.ts';
 import { decimalPrice } from './money.ts';
 

@@ -1,5 +1,5 @@
-import { html } from './html.ts';
-import type { Html } from './html.ts';
+import { html } from '../edge/html/template.ts';
+import type { Html } from '../edge/html/template.ts';
 
 export type HeadingLevel = 2 | 3 | 4;
 

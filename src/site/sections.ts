@@ -1,6 +1,6 @@
 import type { Layout, LeafSection, Section } from '../schema/layout.ts';
-import { html, link, safeSrc } from './html.ts';
-import type { Html } from './html.ts';
+import { html, link, safeSrc } from '../edge/html/template.ts';
+import type { Html } from '../edge/html/template.ts';
 import { headingTag, renderBodyText } from './markup.ts';
 
 /**

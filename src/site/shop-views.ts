@@ -1,7 +1,7 @@
 import type { ProductPage, ShopCategory, ShopProduct } from './catalog-read.ts';
 import type { PageView } from './document.ts';
-import { html, link, safeSrc } from './html.ts';
-import type { Html } from './html.ts';
+import { html, link, safeSrc } from '../edge/html/template.ts';
+import type { Html } from '../edge/html/template.ts';
 import { jsonLd, productLd } from './json-ld.ts';
 import { renderBodyText } from './markup.ts';
 import { formatPrice } from './money.ts';

@@ -1,7 +1,7 @@
 import { readStoredLayout } from '../schema/layout.ts';
 import type { PageRow, ServiceRow } from '../shop/content.ts';
-import { html, link, safeSrc } from './html.ts';
-import type { Html } from './html.ts';
+import { html, link, safeSrc } from '../edge/html/template.ts';
+import type { Html } from '../edge/html/template.ts';
 import type { PageView } from './document.ts';
 import { headingTag, renderBodyText } from './markup.ts';
 import { renderLayout } from './sections.ts';

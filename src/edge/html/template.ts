@@ -1,5 +1,5 @@
-import { escapeHtml } from '../edge/escape-html.ts';
-import { isSafeHref, isSafeImageSrc } from '../schema/layout.ts';
+import { escapeHtml } from './escape.ts';
+import { isSafeHref, isSafeImageSrc } from '../../schema/layout.ts';
 
 /** Markup that is already safe: produced by the `html` template below, never by concatenating user text. */
 export class Html {

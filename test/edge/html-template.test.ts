@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { slugify } from '../../src/domain/slugify.ts';
 import { Layout } from '../../src/schema/layout.ts';
-import { escapeHtml } from '../../src/edge/escape-html.ts';
-import { html, link, safeHref, safeSrc } from '../../src/site/html.ts';
+import { escapeHtml } from '../../src/edge/html/escape.ts';
+import { html, link, safeHref, safeSrc } from '../../src/edge/html/template.ts';
 import { renderBodyText } from '../../src/site/markup.ts';
 import { renderLayout } from '../../src/site/sections.ts';
-import { expectHeadingOutline, expectInert } from './html-checks.ts';
+import { expectHeadingOutline, expectInert } from '../site/html-checks.ts';
 
 describe('escapeHtml and the html template', () => {
   it('escapes the five characters that can open markup or leave an attribute', () => {
