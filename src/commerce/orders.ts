@@ -10,7 +10,6 @@ import { toIso } from '../schema/common.ts';
 import type { OrderRecord, OrderSummary, Shipment } from '../schema/order.ts';
 import type { ToolContext } from '../context.ts';
 import { releaseDiscount } from './discounts.ts';
-import { feedStatusChange } from './order-feed.ts';
 import type { Queryable } from '../db/client.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -151,12 +150,10 @@ export async function changeOrderStatus(ctx: ToolContext, input: { orderId: stri
   }
   const stamp = timestampSetBy(to);
   await updateOrder(ctx, before, { status: to, ...(stamp ? { [stamp]: now } : {}), ...shipment });
-  if (before.channel === 'ucp') {
-    await feedStatusChange(db, {
-      orderId: before.id, to, totalAmount: before.totalDkk, now,
-      shipment: { carrier: input.carrier ?? before.carrier, trackingNumber: input.trackingNumber ?? before.trackingNumber, trackingUrl: input.trackingUrl ?? before.trackingUrl },
-    });
-  }
+  await ctx.orderEvents.publish(db, {
+    type: 'order_status_changed', orderId: before.id, channel: before.channel, from, to, totalAmount: before.totalDkk, at: now,
+    shipment: { carrier: input.carrier ?? before.carrier, trackingNumber: input.trackingNumber ?? before.trackingNumber, trackingUrl: input.trackingUrl ?? before.trackingUrl },
+  });
   return { id: before.id, status: to };
 }
 
