@@ -146,7 +146,8 @@ export async function changeOrderStatus(ctx: ToolContext, input: { orderId: stri
       await db.update(products).set({ stock: sql`${products.stock} + ${item.quantity}`, updatedAt: now })
         .where(eq(products.id, item.productId));
     }
-    if (before.discountCode !== null) await releaseDiscount(db, before.discountCode, now);
+    // A UCP order of a shop that stacks codes holds several, comma-separated; they are released in code order.
+    for (const code of (before.discountCode ?? '').split(',').filter(Boolean).sort()) await releaseDiscount(db, code, now);
   }
   const stamp = timestampSetBy(to);
   await updateOrder(ctx, before, { status: to, ...(stamp ? { [stamp]: now } : {}), ...shipment });
