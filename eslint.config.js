@@ -51,10 +51,13 @@ export default tseslint.config(
           { from: 'errors', allow: ['errors', 'db'] },
           { from: 'schema', allow: [...base, 'access'] },
           { from: 'db', allow: ['db', 'kernel'] },
-          // The configuration checks the UCP payment handlers it is given (ucp/payment-handlers.ts, pure).
-          { from: 'kernel', allow: ['kernel', 'db', 'access', 'ucp'] },
+          // The configuration checks the UCP payment handlers it is given (ucp/payment-handlers.ts, pure); the tool
+          // context names the order-event hub whose event types are domain's.
+          { from: 'kernel', allow: ['kernel', 'domain', 'db', 'access', 'ucp'] },
           { from: 'access', allow: [...base, 'access', 'db'] },
           { from: 'shop', allow: [...base, 'shop', 'db'] },
+          // Commerce knows nothing of UCP: it announces order changes through the hub in its context, and the UCP
+          // module, which may import commerce, subscribes at composition. Never add 'ucp' here.
           { from: 'commerce', allow: [...base, 'commerce', 'shop', 'db', 'access'] },
           { from: 'tools', allow: [...base, 'tools', 'commerce', 'shop', 'db', 'access'] },
           { from: 'calls', allow: [...base, 'calls', 'tools', 'access', 'db'] },
@@ -66,8 +69,9 @@ export default tseslint.config(
           { from: 'site', allow: [...base, 'site', 'shop', 'edge', 'db', 'services'] },
           { from: 'seed', allow: [...base, 'seed', 'shop', 'commerce', 'db'] },
           { from: 'import', allow: [...base, 'import', 'shop', 'access', 'db'] },
-          // UCP is a transport of its own over the commerce rules: it answers UCP's JSON, not problem+json.
-          { from: 'ucp', allow: [...base, 'ucp', 'commerce', 'shop', 'access', 'db', 'calls', 'edge', 'services', 'mcp'] },
+          // UCP is a transport of its own over the commerce rules: it answers UCP's JSON, not problem+json. It
+          // defines its own tools (webhooks.list and .retry), which app.ts registers only while UCP is on.
+          { from: 'ucp', allow: [...base, 'ucp', 'commerce', 'shop', 'access', 'db', 'calls', 'edge', 'services', 'mcp', 'tools'] },
           { from: 'main', allow: ['*'] },
         ],
       }],

@@ -27,10 +27,14 @@ import { siteRoutes } from './site/routes.ts';
 import { ucpOpenApi } from './ucp/openapi.ts';
 import { ucpRoutes } from './ucp/routes.ts';
 import { paymentActions } from './ucp/payment-actions.ts';
+import { feedOrderEvents } from './ucp/order-feed.ts';
+import { webhookTools } from './ucp/webhook-tools.ts';
 import { webhookDelivery } from './ucp/webhooks.ts';
 import type { AnyTool } from './tools/define-tool.ts';
 import type { ToolRuntime } from './tools/invoke.ts';
-import { buildRegistry, toolsFor } from './tools/registry.ts';
+import { ALL_TOOLS, buildRegistry } from './tools/registry.ts';
+import type { OrderEventHub } from './context.ts';
+import { orderEvents } from './domain/order-events.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -85,7 +89,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   let baseUrl = options.baseUrl ?? resolveBaseUrl(config, config.port);
   const clock = options.clock ?? (() => new Date());
-  const runtime: ToolRuntime = { db: database.db, log: app.log, clock, baseUrl };
+  // Commerce announces order changes here; only the UCP module listens, and only while UCP is on (below).
+  const events: OrderEventHub = orderEvents();
+  const runtime: ToolRuntime = { db: database.db, log: app.log, clock, baseUrl, orderEvents: events };
   const limiter = options.limiter ?? rateLimiterFromConfig(config, app.log);
   const oauth = createOAuthServer({ db: database.db, baseUrl: () => baseUrl, trustProxy: config.trustProxy });
   const invalidation = config.redisUrl
@@ -133,6 +139,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   }
   void app.register(oauthRoutes, { services, oauth, masterKey: options.masterKey });
   if (config.ucp.mode !== 'off') {
+    feedOrderEvents(events);
     const delivery = webhookDelivery({
       db: database.db, policy: config.ucp.mode, log: app.log, baseUrl: () => baseUrl, clock, ...options.webhookTiming,
     });
@@ -141,6 +148,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
     void app.register(ucpRoutes, { services, delivery });
   }
   return app;
+}
+
+/** Every shop's tools, and while UCP is on its webhook tools: without UCP there are no webhooks. */
+export function toolsFor(ucpMode: Config['ucp']['mode']): readonly AnyTool[] {
+  return ucpMode === 'off' ? ALL_TOOLS : [...ALL_TOOLS, ...webhookTools];
 }
 
 /**

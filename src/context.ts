@@ -1,8 +1,12 @@
 import type { Actor } from './access/actor.ts';
 import type { Db, Tx } from './db/client.ts';
+import type { OrderEvents } from './domain/order-events.ts';
 import type { Log } from './log.ts';
 
 export type Channel = 'rest' | 'mcp' | 'cli';
+
+/** The order-event hub of one app, built at composition; commerce publishes with the transaction it writes in. */
+export type OrderEventHub = OrderEvents<Db | Tx>;
 
 export type AuditRecord = {
   targetType: string;
@@ -23,6 +27,8 @@ export type ToolContext = {
   log: Log;
   /** Public base address, for URLs handed back to clients (CONTRACT §1 BASE_URL). */
   baseUrl: string;
+  /** Where commerce announces order changes, in this call's transaction. */
+  orderEvents: OrderEventHub;
   /** Appends an audit entry in the same transaction as the write. CONTRACT §7. */
   audit(record: AuditRecord): Promise<string>;
 };

@@ -1,13 +1,14 @@
-import { and, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { actorName } from '../access/actor.ts';
-import { carts, orderItems, orders, products } from '../db/schema.ts';
+import { products } from '../db/schema.ts';
 import { priceLines, vatOf } from '../domain/pricing.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { CheckoutInput, CheckoutResult, OrderStatus } from '../schema/order.ts';
-import { lockOpenCartWithLines } from './carts.ts';
 import type { Channel, ToolContext } from '../context.ts';
-import { consumeDiscount, usableDiscount } from './discounts.ts';
+import { usableDiscount } from './discounts.ts';
+import { placeOrder } from './place-order.ts';
+import type { OrderColumns } from './place-order.ts';
 import { requireFeature } from '../shop/features.ts';
 import { readSettings } from '../shop/settings.ts';
 import type { Queryable } from '../db/client.ts';
@@ -27,11 +28,8 @@ function orderChannel(channel: Channel): string {
 }
 
 /**
- * cart.checkout, one transaction (ctx.db is it). Lock order: cart row, product rows by id, discount row, the
- * order cancellation and UCP's completion use too, so none of them can deadlock with another. Stock and the
- * discount use are taken last, right before the commit: a product or a code every shopper wants is held for
- * two statements per order, not seven. The order is charged the prices and terms read at the start; a change
- * committed during the checkout counts as coming after it, as one committed a moment later would.
+ * cart.checkout, one transaction (ctx.db is it): the cart priced as the cart tools show it, placed by placeOrder
+ * (which holds the lock order and takes stock and the code's use last).
  */
 export async function checkoutCart(
   ctx: ToolContext,
@@ -40,20 +38,34 @@ export async function checkoutCart(
   const { db } = ctx;
   await requireFeature(db, 'checkout');
   const shop = await readSettings(db);
-  // Locked first: a second concurrent checkout of this cart waits here and then sees it closed.
-  const { cart, items: lines } = await lockOpenCartWithLines(db, input.cartId);
-  if (lines.length === 0) throw new ToolError('cart_empty', `Cart "${cart.id}" has no items; add some with cart.set_item.`);
-
   const now = ctx.clock();
-  // Read without a lock, so an unusable code fails before anything is written; its use is taken at the end.
-  const discount = cart.discountCode === null ? null : await usableDiscount(db, cart.discountCode, now);
-  const totals = priceLines(lines, discount ? { type: discount.type, value: discount.value } : null, shop);
-  const vatOere = vatOf(totals.totalDkk);
   // CONTRACT §7: the initial status depends on how the customer pays.
   const status: OrderStatus = input.paymentMethod === 'invoice' ? 'pending' : 'pending_payment';
-  const [order] = await db.insert(orders).values({
+  const { order } = await placeOrder(db, {
+    cartId: input.cartId,
+    now,
+    async price(cart, lines) {
+      if (lines.length === 0) throw new ToolError('cart_empty', `Cart "${cart.id}" has no items; add some with cart.set_item.`);
+      // Read without a lock, so an unusable code fails before anything is written; its use is taken at the end.
+      const discount = cart.discountCode === null ? null : await usableDiscount(db, cart.discountCode, now);
+      return {
+        columns: orderColumns(ctx, input, { status, currency: shop.currency }),
+        lines: lines.map(({ productId, productName, unitPriceDkk, quantity }) => ({ productId, productName, unitPriceDkk, quantity })),
+        totals: priceLines(lines, discount, shop),
+        discountCodes: discount ? [discount.code] : [],
+      };
+    },
+    audit: ctx.audit,
+    events: ctx.orderEvents,
+    outOfStock: (_productId, lines) => shortage(db, lines),
+  });
+  return { orderId: order.id, status, totalDkk: order.totalDkk, vatOere: vatOf(order.totalDkk) };
+}
+
+function orderColumns(ctx: ToolContext, input: z.output<typeof CheckoutInput>, facts: { status: OrderStatus; currency: string }): OrderColumns {
+  return {
     email: input.email,
-    status,
+    status: facts.status,
     shippingName: input.shipping.name,
     shippingAddress: input.shipping.address,
     shippingZip: input.shipping.zip,
@@ -64,39 +76,13 @@ export async function checkoutCart(
     billingCity: input.billing?.city ?? null,
     billingCountry: input.billing?.country ?? null,
     phoneNumber: input.phoneNumber ?? null,
-    ...totals,
-    vatOere,
-    discountCode: discount?.code ?? null,
     isAiGenerated: true,
     aiAgentSource: actorName(ctx.actor),
     paymentMethod: input.paymentMethod,
-    currency: shop.currency,
+    currency: facts.currency,
     fxRate: 1,
     channel: orderChannel(ctx.channel),
-  }).returning();
-  if (!order) throw new Error('order insert returned no row');
-  const items = await db.insert(orderItems).values(lines.map((line) => ({
-    orderId: order.id, productId: line.productId, productName: line.productName, unitPriceDkk: line.unitPriceDkk, quantity: line.quantity,
-  }))).returning();
-  await db.update(carts).set({ status: 'closed', orderId: order.id, updatedAt: now }).where(eq(carts.id, cart.id));
-  await ctx.audit({ targetType: 'order', targetId: order.id, before: null, after: { ...order, items } });
-  for (const line of lines) {
-    if (!await takeStock(db, line, now)) throw await shortage(db, lines);
-  }
-  if (discount) await consumeDiscount(db, discount.code, now);
-  return { orderId: order.id, status, totalDkk: order.totalDkk, vatOere };
-}
-
-/**
- * Decrements stock in one guarded UPDATE, so concurrent checkouts never take it below zero (CONTRACT §9);
- * false when the stock is short or the product withdrawn.
- */
-export async function takeStock(db: Queryable, item: CartLine, now: Date): Promise<boolean> {
-  const taken = await db.update(products)
-    .set({ stock: sql`${products.stock} - ${item.quantity}`, updatedAt: now })
-    .where(and(eq(products.id, item.productId), gte(products.stock, item.quantity), isNull(products.deletedAt)))
-    .returning({ id: products.id });
-  return taken.length > 0;
+  };
 }
 
 /**

@@ -10,7 +10,6 @@ import { toIso } from '../schema/common.ts';
 import type { OrderRecord, OrderSummary, Shipment } from '../schema/order.ts';
 import type { ToolContext } from '../context.ts';
 import { releaseDiscount } from './discounts.ts';
-import { feedStatusChange } from './order-feed.ts';
 import type { Queryable } from '../db/client.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -147,16 +146,15 @@ export async function changeOrderStatus(ctx: ToolContext, input: { orderId: stri
       await db.update(products).set({ stock: sql`${products.stock} + ${item.quantity}`, updatedAt: now })
         .where(eq(products.id, item.productId));
     }
-    if (before.discountCode !== null) await releaseDiscount(db, before.discountCode, now);
+    // A UCP order of a shop that stacks codes holds several, comma-separated; they are released in code order.
+    for (const code of (before.discountCode ?? '').split(',').filter(Boolean).sort()) await releaseDiscount(db, code, now);
   }
   const stamp = timestampSetBy(to);
   await updateOrder(ctx, before, { status: to, ...(stamp ? { [stamp]: now } : {}), ...shipment });
-  if (before.channel === 'ucp') {
-    await feedStatusChange(db, {
-      orderId: before.id, to, totalAmount: before.totalDkk, now,
-      shipment: { carrier: input.carrier ?? before.carrier, trackingNumber: input.trackingNumber ?? before.trackingNumber, trackingUrl: input.trackingUrl ?? before.trackingUrl },
-    });
-  }
+  await ctx.orderEvents.publish(db, {
+    type: 'order_status_changed', orderId: before.id, channel: before.channel, from, to, totalAmount: before.totalDkk, at: now,
+    shipment: { carrier: input.carrier ?? before.carrier, trackingNumber: input.trackingNumber ?? before.trackingNumber, trackingUrl: input.trackingUrl ?? before.trackingUrl },
+  });
   return { id: before.id, status: to };
 }
 

@@ -1,6 +1,7 @@
 import type { Tx } from '../db/client.ts';
-import { discounts, orderItems, orders } from '../db/schema.ts';
-import { priceLines, vatOf } from '../domain/pricing.ts';
+import { insertOrder } from '../commerce/place-order.ts';
+import { discounts } from '../db/schema.ts';
+import { priceLines } from '../domain/pricing.ts';
 
 /**
  * Discount codes and one placed order for the demo shop, so that every read tool answers something on a
@@ -25,25 +26,22 @@ export async function seedDemoCommerce(tx: Tx, items: readonly [Ordered, ...Orde
     updatedAt: placedAt,
   })));
   const lines = items.map((item) => ({ unitPriceDkk: item.priceDkk, quantity: 1 }));
-  const totals = priceLines(lines, { type: 'percent', value: 25 }, SHIPPING);
-  const [order] = await tx.insert(orders).values({
-    email: 'karen@example.dk',
-    status: 'paid',
-    shippingName: 'Karen Blixen',
-    shippingAddress: 'Rungstedvej 111',
-    shippingZip: '2960',
-    shippingCity: 'Rungsted Kyst',
-    ...totals,
-    vatOere: vatOf(totals.totalDkk),
-    discountCode: 'SOMMER25',
-    paymentMethod: 'card',
-    paidAt: placedAt,
-    channel: 'api',
-    createdAt: placedAt,
-    updatedAt: placedAt,
-  }).returning({ id: orders.id });
-  if (!order) throw new Error('the demo order was not stored');
-  await tx.insert(orderItems).values(items.map((item) => ({
-    orderId: order.id, productId: item.id, productName: item.name, unitPriceDkk: item.priceDkk, quantity: 1,
-  })));
+  await insertOrder(tx, {
+    columns: {
+      email: 'karen@example.dk',
+      status: 'paid',
+      shippingName: 'Karen Blixen',
+      shippingAddress: 'Rungstedvej 111',
+      shippingZip: '2960',
+      shippingCity: 'Rungsted Kyst',
+      paymentMethod: 'card',
+      paidAt: placedAt,
+      channel: 'api',
+      createdAt: placedAt,
+      updatedAt: placedAt,
+    },
+    lines: items.map((item) => ({ productId: item.id, productName: item.name, unitPriceDkk: item.priceDkk, quantity: 1 })),
+    totals: priceLines(lines, { type: 'percent', value: 25 }, SHIPPING),
+    discountCodes: ['SOMMER25'],
+  });
 }

@@ -41,6 +41,11 @@ export const SettingsShape = z.strictObject({
     .meta({ examples: [4900] }),
   freeShippingThresholdDkk: money(NonNegativeInt, 'orders whose subtotal minus discount reaches this amount ship free; 0 makes every order ship free.', 50000)
     .meta({ examples: [50000] }),
+  stackDiscountCodes: z.boolean().meta({
+    description: 'false (default): an order takes one discount code, as a cart holds one. true: a UCP checkout may combine '
+      + 'several codes, each taken off what the ones before left; a cart still holds one.',
+    examples: [false],
+  }),
   currency: Currency.meta({
     description: 'The shop currency (ISO 4217), default DKK. Every amount is in its minor unit: øre for DKK, cents for USD. '
       + 'Orders record it; changing it does not convert any stored amount.',
@@ -59,6 +64,7 @@ export const DEFAULT_SETTINGS: Settings = {
   cvrNumber: null,
   shippingDkk: 4900,
   freeShippingThresholdDkk: 50000,
+  stackDiscountCodes: false,
   currency: 'DKK',
 };
 

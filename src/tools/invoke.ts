@@ -9,7 +9,7 @@ import type { FieldError } from '../errors/tool-error.ts';
 import type { AnyTool } from './define-tool.ts';
 import type { Warning } from '../schema/warning.ts';
 import type { Log } from '../log.ts';
-import type { Channel, ToolContext } from '../context.ts';
+import type { Channel, OrderEventHub, ToolContext } from '../context.ts';
 
 /** What the transports share: built once at start-up. */
 export type ToolRuntime = {
@@ -17,6 +17,7 @@ export type ToolRuntime = {
   log: Log;
   clock: () => Date;
   baseUrl: string;
+  orderEvents: OrderEventHub;
 };
 
 export type ToolCall = {
@@ -86,6 +87,7 @@ export async function invokeTool(runtime: ToolRuntime, call: ToolCall): Promise<
     clock: runtime.clock,
     log,
     baseUrl: runtime.baseUrl,
+    orderEvents: runtime.orderEvents,
     audit: (record) => appendAudit(db, { record, actor, channel, tool: tool.name, at: runtime.clock() }),
   });
 

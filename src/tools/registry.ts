@@ -15,19 +15,14 @@ import { analyticsTools } from './analytics.ts';
 import { customerTools } from './customers.ts';
 import { marketingTools } from './marketing.ts';
 import { imageTools } from './images.ts';
-import { webhookTools } from './webhooks.ts';
 
 /**
  * The only list of tools. REST routes, the OpenAPI document and MCP all read it. STYLE §1. These are every
- * shop's; toolsFor adds those of the features a configuration switches on.
+ * shop's; toolsFor in app.ts adds those of the features a configuration switches on.
  */
 export const ALL_TOOLS: readonly AnyTool[] = [
   ...productTools, ...categoryTools, ...discountTools, ...cartTools, ...orderTools, ...auditTools, ...pageTools, ...serviceTools, ...siteTools, ...settingsTools, ...featureTools, ...analyticsTools, ...customerTools, ...marketingTools, ...imageTools,
 ];
-
-export function toolsFor(ucpMode: 'off' | 'test' | 'live'): readonly AnyTool[] {
-  return ucpMode === 'off' ? ALL_TOOLS : [...ALL_TOOLS, ...webhookTools];
-}
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -6,8 +6,10 @@ import { discountsByCode, freeShippingPromotions, hasAnyRate, productsById, rate
 import type { CatalogProduct } from './catalog.ts';
 import { publishedHandlers } from './payment-handlers.ts';
 import type { PaymentHandlerDeclaration } from './payment-handlers.ts';
-import { applyDiscounts, optionFromSettings, optionsFromRates, shipsFree } from './pricing.ts';
-import type { AppliedDiscount, FulfillmentOption, Warning } from './pricing.ts';
+import { lineTotal, optionFromSettings, optionsFromRates, shipsFree, subtotalOf } from '../domain/pricing.ts';
+import type { ShippingOption } from '../domain/pricing.ts';
+import { applyDiscounts } from './discounts.ts';
+import type { AppliedDiscount, Warning } from './discounts.ts';
 import type { UcpCaller } from './caller.ts';
 import type { PostalAddress } from './schemas.ts';
 
@@ -42,6 +44,17 @@ type ErrorMessage = { type: 'error'; code: string; path: string; content: string
 
 const missing = (path: string, content: string): ErrorMessage => ({ type: 'error', code: 'missing', path, content, severity: 'recoverable' });
 
+/** A shipping option as UCP shows it: its price as a subtotal and a total. */
+export type FulfillmentOption = {
+  id: string;
+  title: string;
+  totals: Array<{ type: 'subtotal' | 'total'; amount: number }>;
+};
+
+function fulfillmentOption(option: ShippingOption): FulfillmentOption {
+  return { id: option.id, title: option.title, totals: [{ type: 'subtotal', amount: option.amount }, { type: 'total', amount: option.amount }] };
+}
+
 export type PricedLine = { id: string; itemId: string; productId: string; title: string; price: number; quantity: number; imageUrl?: string };
 
 /** A session priced against today's catalog: what the view shows and what completion charges. */
@@ -67,7 +80,8 @@ export function itemView(line: PricedLine) {
 
 /** A line's totals: subtotal and total, the same amount (prices include VAT, no tax line). */
 export function lineTotals(line: PricedLine) {
-  return [{ type: 'subtotal', amount: line.price * line.quantity }, { type: 'total', amount: line.price * line.quantity }];
+  const amount = lineTotal({ unitPriceDkk: line.price, quantity: line.quantity });
+  return [{ type: 'subtotal', amount }, { type: 'total', amount }];
 }
 
 /** The checkout's totals: subtotal, discount when there is one, fulfillment once an option is chosen, total. */
@@ -116,9 +130,9 @@ export async function renderCheckout(db: Queryable, session: SessionRow, setting
       ...(product?.imageUrl ? { imageUrl: product.imageUrl } : {}),
     };
   });
-  const subtotal = lines.reduce((sum, line) => sum + line.price * line.quantity, 0);
+  const subtotal = subtotalOf(lines.map((line) => ({ unitPriceDkk: line.price, quantity: line.quantity })));
   const codes = session.discountCodes ?? [];
-  const discounts = applyDiscounts(codes, subtotal, await discountsByCode(db, codes), settings.now);
+  const discounts = applyDiscounts(codes, subtotal, await discountsByCode(db, codes), { now: settings.now, stack: shop.stackDiscountCodes });
   messages.push(...discounts.warnings);
   const afterDiscounts = subtotal - discounts.discount;
 
@@ -217,7 +231,7 @@ async function optionsFor(db: Queryable, country: string, inputs: ShippingInputs
   const promotions = await freeShippingPromotions(db);
   const free = shipsFree(promotions, inputs.afterDiscounts, inputs.itemIds);
   const rates = await ratesFor(db, country);
-  if (rates.length > 0) return optionsFromRates(rates, country, free);
+  if (rates.length > 0) return optionsFromRates(rates, country, free).map(fulfillmentOption);
   // A country the rates do not cover, in a shop that has rates, gets no option; a shop without any rates ships flat.
-  return (await hasAnyRate(db)) ? [] : [optionFromSettings(inputs.shop, inputs.afterDiscounts, free)];
+  return (await hasAnyRate(db)) ? [] : [fulfillmentOption(optionFromSettings(inputs.shop, inputs.afterDiscounts, free))];
 }

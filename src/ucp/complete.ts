@@ -1,13 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { appendAudit } from '../access/audit-log.ts';
-import { lockOpenCartWithLines } from '../commerce/carts.ts';
-import { takeStock } from '../commerce/checkout.ts';
-import { consumeDiscount } from '../commerce/discounts.ts';
-import { recordOrderEvent } from '../commerce/order-feed.ts';
+import { placeOrder } from '../commerce/place-order.ts';
+import type { OrderColumns, OrderRow } from '../commerce/place-order.ts';
+import type { OrderEventHub } from '../context.ts';
 import type { Db, Queryable } from '../db/client.ts';
-import { carts, orderItems, orders, ucpCheckoutSessions, ucpOrders } from '../db/schema.ts';
-import { vatOf } from '../domain/pricing.ts';
-import { ToolError } from '../errors/tool-error.ts';
+import { ucpCheckoutSessions, ucpOrders } from '../db/schema.ts';
 import type { Log } from '../log.ts';
 import { callerName } from './caller.ts';
 import { renderCheckout } from './checkout-view.ts';
@@ -27,6 +24,8 @@ export type CompleteSettings = ViewSettings & {
   idempotencyKey: string;
   /** The order webhook of the platform's profile, if it names one: order events go there. */
   webhookUrl: string | null;
+  /** The app's order-event hub, where the placed order is announced. */
+  events: OrderEventHub;
 };
 
 const NOT_READY = 'Fulfillment address and option must be selected before completion.';
@@ -63,7 +62,7 @@ export async function completeSession(db: Db, id: string, request: CompleteCheck
   }
 
   try {
-    const completed = await db.transaction((tx) => placeOrder(tx, id, pricing.total, { ...settings, handler, reference: authorization.reference, request }));
+    const completed = await db.transaction((tx) => completeInTransaction(tx, id, pricing.total, { ...settings, handler, reference: authorization.reference, request }));
     await capture(processor, authorization.reference, pricing.total, settings.log);
     return completed;
   } catch (error) {
@@ -95,64 +94,78 @@ async function capture(processor: PaymentProcessor, reference: string, amount: n
 type Placement = CompleteSettings & { handler: PaymentHandlerDeclaration; reference: string; request: CompleteCheckout };
 
 /**
- * The order, in one transaction. Lock order as cart.checkout's: the session (then its cart), the product rows by
- * id, the discount rows in code order, the last two right before the commit. The total is priced again in the
- * transaction and must be the one authorized.
+ * The order, in one transaction: the session locked first, then commerce's placeOrder (the cart, the product rows
+ * by id, the discount rows, the last two right before the commit). The total is priced again in the transaction
+ * and must be the one authorized. What is UCP's own rides along: the payment reference, the currency and channel,
+ * the frozen session and the UCP order document, written before the order is announced to the order feed.
  */
-async function placeOrder(tx: Queryable, id: string, authorized: number, placement: Placement): Promise<Record<string, unknown>> {
+async function completeInTransaction(tx: Queryable, id: string, authorized: number, placement: Placement): Promise<Record<string, unknown>> {
   const session = await openSession(tx, id, 'complete', placement);
-  const { cart, items } = await lockOpenCartWithLines(tx, session.cartId);
-  const { view, pricing } = await renderCheckout(tx, session, placement);
-  requireReady(pricing);
-  if (pricing.total !== authorized) {
-    throw new UcpError(409, 'PRICE_CHANGED', `The checkout total changed from ${authorized} to ${pricing.total}; review the checkout and complete it again.`);
-  }
   const now = placement.now;
-  const order = await insertOrder(tx, session, pricing, placement);
-  await tx.insert(orderItems).values(pricing.lines.map((line) => ({
-    orderId: order.id, productId: line.productId, productName: line.title, unitPriceDkk: line.price, quantity: line.quantity,
-  })));
-  await tx.update(carts).set({ status: 'closed', orderId: order.id, updatedAt: now }).where(eq(carts.id, cart.id));
-  const permalink = `${placement.baseUrl}/orders/${order.id}`;
-  const { messages: _messages, ...rest } = view;
-  const frozen = { ...rest, status: 'completed', order: { id: order.id, permalink_url: permalink } };
-  await tx.update(ucpCheckoutSessions).set({ status: 'completed', orderId: order.id, frozen, updatedAt: now }).where(eq(ucpCheckoutSessions.id, id));
-  await tx.insert(ucpOrders).values({
-    orderId: order.id, checkoutId: id, document: orderDocument(order.id, id, permalink, pricing), webhookUrl: placement.webhookUrl, keyId: placement.caller.keyId,
-    processor: placement.handler.processor, paymentReference: placement.reference, createdAt: now, updatedAt: now,
-  });
-  await recordOrderEvent(tx, { orderId: order.id, eventType: 'order_placed', now });
-  await appendAudit(tx, {
-    record: { targetType: 'order', targetId: order.id, before: null, after: { ...order, ucpCheckoutId: id } },
-    actor: placement.caller.actor,
-    actorName: callerName(placement.caller, placement.platform),
-    channel: 'rest',
-    tool: 'ucp.complete_checkout',
-    at: now,
-  });
-  // Last, as in cart.checkout: a product or a code many platforms want is held for two statements per order.
   const itemIdOf = new Map(session.lineItems.map((line) => [line.productId, line.itemId]));
-  for (const item of items) {
-    if (!await takeStock(tx, item, now)) throw outOfStock(itemIdOf.get(item.productId) ?? item.productId);
-  }
-  for (const applied of [...pricing.applied].sort((a, b) => (a.code < b.code ? -1 : 1))) {
-    try {
-      await consumeDiscount(tx, applied.code, now);
-    } catch (error) {
-      if (error instanceof ToolError) throw new UcpError(409, 'DISCOUNT_UNAVAILABLE', `Discount code ${applied.code} can no longer be used; update the checkout's discounts.`);
-      throw error;
-    }
-  }
+  let completed: Record<string, unknown> | undefined;
+  await placeOrder(tx, {
+    cartId: session.cartId,
+    now,
+    async price() {
+      const { view, pricing } = await renderCheckout(tx, session, placement);
+      requireReady(pricing);
+      if (pricing.total !== authorized) {
+        throw new UcpError(409, 'PRICE_CHANGED', `The checkout total changed from ${authorized} to ${pricing.total}; review the checkout and complete it again.`);
+      }
+      return {
+        columns: orderColumns(session, pricing, placement),
+        lines: pricing.lines.map((line) => ({ productId: line.productId, productName: line.title, unitPriceDkk: line.price, quantity: line.quantity })),
+        totals: { subtotalDkk: pricing.subtotal, discountDkk: pricing.discount, shippingDkk: pricing.shippingAmount, totalDkk: pricing.total },
+        discountCodes: pricing.applied.map((applied) => applied.code),
+        async record(order) {
+          completed = await recordUcpOrder(tx, { order, session, view, pricing }, placement);
+        },
+      };
+    },
+    audit: (record) => appendAudit(tx, {
+      record,
+      actor: placement.caller.actor,
+      actorName: callerName(placement.caller, placement.platform),
+      channel: 'rest',
+      tool: 'ucp.complete_checkout',
+      at: now,
+    }),
+    events: placement.events,
+    outOfStock: (productId) => outOfStock(itemIdOf.get(productId) ?? productId),
+    discountGone: (code) => new UcpError(409, 'DISCOUNT_UNAVAILABLE', `Discount code ${code} can no longer be used; update the checkout's discounts.`),
+  });
+  if (!completed) throw new Error('the UCP order was not recorded');
+  return completed;
+}
+
+/** The session frozen as completed with its order, and the order's UCP document. */
+async function recordUcpOrder(
+  tx: Queryable,
+  placed: { order: OrderRow; session: SessionRow; view: Record<string, unknown>; pricing: Pricing },
+  placement: Placement,
+): Promise<Record<string, unknown>> {
+  const { order, session, pricing } = placed;
+  const now = placement.now;
+  const permalink = `${placement.baseUrl}/orders/${order.id}`;
+  const { messages: _messages, ...rest } = placed.view;
+  const frozen = { ...rest, status: 'completed', order: { id: order.id, permalink_url: permalink } };
+  await tx.update(ucpCheckoutSessions).set({ status: 'completed', orderId: order.id, frozen, updatedAt: now }).where(eq(ucpCheckoutSessions.id, session.id));
+  await tx.insert(ucpOrders).values({
+    orderId: order.id, checkoutId: session.id, document: orderDocument(order.id, session.id, permalink, pricing), webhookUrl: placement.webhookUrl,
+    keyId: placement.caller.keyId, processor: placement.handler.processor, paymentReference: placement.reference, createdAt: now, updatedAt: now,
+  });
   return frozen;
 }
 
-async function insertOrder(tx: Queryable, session: SessionRow, pricing: Pricing, placement: Placement) {
+/** The order's own columns: the buyer and destination of the session, paid by card through the authorization. */
+function orderColumns(session: SessionRow, pricing: Pricing, placement: Placement): OrderColumns {
   const shipping = pricing.shipping;
   if (!shipping) throw invalidRequest(NOT_READY);
   const { destination } = shipping;
   const buyer = (session.buyer ?? {}) as { email?: string; phone_number?: string; full_name?: string; first_name?: string; last_name?: string };
   const billing = placement.request.payment_data.billing_address;
-  const [order] = await tx.insert(orders).values({
+  return {
     email: buyer.email ?? '',
     status: 'paid',
     paidAt: placement.now,
@@ -168,12 +181,6 @@ async function insertOrder(tx: Queryable, session: SessionRow, pricing: Pricing,
     billingCity: billing?.address_locality ?? null,
     billingCountry: billing?.address_country ?? null,
     phoneNumber: buyer.phone_number ?? destination.phone_number ?? null,
-    subtotalDkk: pricing.subtotal,
-    discountDkk: pricing.discount,
-    shippingDkk: pricing.shippingAmount,
-    totalDkk: pricing.total,
-    vatOere: vatOf(pricing.total),
-    discountCode: pricing.applied.map((applied) => applied.code).join(',') || null,
     isAiGenerated: true,
     aiAgentSource: callerName(placement.caller, placement.platform),
     paymentMethod: 'card',
@@ -184,7 +191,5 @@ async function insertOrder(tx: Queryable, session: SessionRow, pricing: Pricing,
     ucpCheckoutId: session.id,
     createdAt: placement.now,
     updatedAt: placement.now,
-  }).returning();
-  if (!order) throw new Error('order insert returned no row');
-  return order;
+  };
 }

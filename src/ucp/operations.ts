@@ -74,6 +74,7 @@ export function ucpOperations(services: Services, delivery: WebhookDelivery, log
       async run({ id, agent, profile, body, settings, idempotencyKey, requestId, log: callLog }) {
         const completed = await completeSession(db, id, parse(CompleteCheckout, body), {
           ...settings, log: callLog, platform: agent.profile, idempotencyKey: idempotencyKey ?? requestId, webhookUrl: profile.webhookUrl,
+          events: services.runtime.orderEvents,
         });
         // order_placed was queued with the order; it leaves now rather than at the next poll.
         void delivery.kick();

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { recordOrderEvent } from '../commerce/order-feed.ts';
+import { recordOrderEvent } from './order-feed.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { ucpOrders } from '../db/schema.ts';
 import { mayUse } from './caller.ts';

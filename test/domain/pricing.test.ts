@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { discountAmount, priceLines, shippingAmount, totalsAreSafe, vatOf } from '../../src/domain/pricing.ts';
+import {
+  discountAmount, optionFromSettings, optionsFromRates, priceLines, shippingAmount, shipsFree, stackedDiscounts, totalsAreSafe, vatOf,
+} from '../../src/domain/pricing.ts';
 
 const shop = { shippingDkk: 4900, freeShippingThresholdDkk: 50000 };
 
@@ -53,5 +55,37 @@ describe('pricing (CONTRACT §9)', () => {
   it('flags totals beyond the integer maximum', () => {
     expect(totalsAreSafe(priceLines([{ unitPriceDkk: 9007199254740991, quantity: 1 }], null, shop))).toBe(true);
     expect(totalsAreSafe(priceLines([{ unitPriceDkk: 9007199254740991, quantity: 2 }], null, shop))).toBe(false);
+  });
+
+  it('stacks codes in the order given, each on what the ones before left, exactly near the integer maximum', () => {
+    expect(stackedDiscounts(7000, [{ type: 'percent', value: 10 }, { type: 'percent', value: 20 }, { type: 'fixed', value: 500 }]))
+      .toEqual({ amounts: [700, 1260, 500], total: 2460 });
+    expect(stackedDiscounts(1000, [{ type: 'fixed', value: 800 }, { type: 'fixed', value: 800 }])).toEqual({ amounts: [800, 200], total: 1000 });
+    expect(stackedDiscounts(9007199254740991, [{ type: 'percent', value: 33 }]).total).toBe(discountAmount(9007199254740991, { type: 'percent', value: 33 }));
+    expect(stackedDiscounts(5000, [])).toEqual({ amounts: [], total: 0 });
+  });
+
+  it('ships free under a promotion reached after discounts or naming an item, and prices flat shipping like the cart', () => {
+    const promotions = [{ minSubtotal: 10000, eligibleSkus: [] }, { minSubtotal: null, eligibleSkus: ['roses'] }];
+    expect(shipsFree(promotions, 10000, ['tulips'])).toBe(true);
+    expect(shipsFree(promotions, 9999, ['tulips'])).toBe(false);
+    expect(shipsFree(promotions, 1, ['roses'])).toBe(true);
+    expect(optionFromSettings(shop, 49999, false)).toEqual({ id: 'standard', title: 'Standard Shipping', amount: shippingAmount(49999, 0, shop) });
+    expect(optionFromSettings(shop, 50000, false).amount).toBe(0);
+    expect(optionFromSettings(shop, 1, true)).toEqual({ id: 'standard', title: 'Standard Shipping (Free)', amount: 0 });
+  });
+
+  it('offers one rate per service level, the country\'s own beating default, cheapest first', () => {
+    const rates = [
+      { id: 'std', title: 'Standard', serviceLevel: 'standard', countryCode: 'default', price: 500 },
+      { id: 'exp', title: 'Express', serviceLevel: 'express', countryCode: 'default', price: 2000 },
+      { id: 'exp-us', title: 'Express (US)', serviceLevel: 'express', countryCode: 'US', price: 1500 },
+    ];
+    expect(optionsFromRates(rates, 'US', false)).toEqual([
+      { id: 'std', title: 'Standard', amount: 500 }, { id: 'exp-us', title: 'Express (US)', amount: 1500 },
+    ]);
+    expect(optionsFromRates(rates, 'DK', true)).toEqual([
+      { id: 'std', title: 'Standard (Free)', amount: 0 }, { id: 'exp', title: 'Express', amount: 2000 },
+    ]);
   });
 });

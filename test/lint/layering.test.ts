@@ -17,13 +17,16 @@ describe('the layering lint (eslint.config.js)', () => {
     ['src/mcp/x.ts', "import { toolsRoute } from '../http/tools-route.ts';", 'mcp may not import http'],
     ['src/db/x.ts', "import { ALL_TOOLS } from '../tools/registry.ts';", 'db may not import tools'],
     ['src/site/x.ts', "import { productTools } from '../tools/products.ts';", 'site may not import tools'],
+    ['src/commerce/x.ts', "import { feedOrderEvents } from '../ucp/order-feed.ts';", 'commerce may not import ucp'],
+    ['src/tools/x.ts', "import { webhookTools } from '../ucp/webhook-tools.ts';", 'tools may not import ucp'],
   ])('refuses %s importing across a wall: %s', async (file, code, message) => {
     expect(await violations(file, `${code}\nexport const used = 1;\n`)).toEqual([expect.stringContaining(message)]);
   });
 
-  it('allows the arrows the layering has: a tool reads commerce, MCP reads calls, the site reads shop', async () => {
+  it('allows the arrows the layering has: a tool reads commerce, MCP reads calls, the site reads shop, UCP places orders through commerce', async () => {
     expect(await violations('src/tools/x.ts', "import { changeOrderStatus } from '../commerce/orders.ts';")).toEqual([]);
     expect(await violations('src/mcp/x.ts', "import { runCall } from '../calls/run-call.ts';")).toEqual([]);
     expect(await violations('src/site/x.ts', "import { readSettings } from '../shop/settings.ts';")).toEqual([]);
+    expect(await violations('src/ucp/x.ts', "import { placeOrder } from '../commerce/place-order.ts';")).toEqual([]);
   });
 });

@@ -1,19 +1,26 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ALL_TOOLS, buildRegistry, toolsFor } from '../../src/tools/registry.ts';
+import { toolsFor } from '../../src/app.ts';
+import { ALL_TOOLS, buildRegistry } from '../../src/tools/registry.ts';
 
-const TOOLS_DIR = new URL('../../src/tools/', import.meta.url);
+const TOOL_MODULES = [
+  ...readdirSync(new URL('../../src/tools/', import.meta.url)).map((file) => new URL(`../../src/tools/${file}`, import.meta.url)),
+  new URL('../../src/ucp/webhook-tools.ts', import.meta.url),
+];
 
 function isTool(value: unknown): value is { name: string } {
   return typeof value === 'object' && value !== null && 'name' in value && 'handler' in value && 'input' in value
     && typeof value.name === 'string';
 }
 
-/** Every tool any module under src/tools exports, found by looking, not by a list that could forget one. */
+/**
+ * Every tool any module under src/tools (or UCP's webhook tools module) exports, found by looking, not by a list
+ * that could forget one.
+ */
 async function exportedTools(): Promise<Set<string>> {
   const names = new Set<string>();
-  for (const file of readdirSync(TOOLS_DIR).filter((name) => name.endsWith('.ts'))) {
-    const module: Record<string, unknown> = await import(new URL(file, TOOLS_DIR).href);
+  for (const file of TOOL_MODULES.filter((url) => url.pathname.endsWith('.ts'))) {
+    const module: Record<string, unknown> = await import(file.href);
     for (const value of Object.values(module)) {
       for (const item of Array.isArray(value) ? value : [value]) if (isTool(item)) names.add(item.name);
     }
@@ -22,7 +29,7 @@ async function exportedTools(): Promise<Set<string>> {
 }
 
 describe('the tool registry', () => {
-  it('registers every tool that a module under src/tools exports, and nothing else', async () => {
+  it('registers every tool that a module under src/tools or the UCP webhook tools export, and nothing else', async () => {
     const registered = toolsFor('live').map((tool) => tool.name).sort();
     expect(registered).toEqual([...await exportedTools()].sort());
     expect(registered).toHaveLength(50);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildRegistry, toolsFor } from '../../src/tools/registry.ts';
+import { toolsFor } from '../../src/app.ts';
+import { buildRegistry } from '../../src/tools/registry.ts';
 import type { JsonSchema } from '../../src/tools/registry.ts';
 import { properties } from '../helpers/json-schema.ts';
 

@@ -24,7 +24,7 @@ describe('settings.get', () => {
     expect(response.status).toBe(200);
     expect(response.body.result).toEqual({
       storeName: 'Butik', tagline: null, contactEmail: null, companyAddress: null, cvrNumber: null,
-      shippingDkk: 4900, freeShippingThresholdDkk: 50000, currency: 'DKK',
+      shippingDkk: 4900, freeShippingThresholdDkk: 50000, stackDiscountCodes: false, currency: 'DKK',
     });
     expect(response.body.result).toEqual(DEFAULT_SETTINGS);
   });

@@ -76,7 +76,27 @@ describe('UCP checkout: create → update → complete', () => {
     ]);
   });
 
-  it('applies codes in the order sent, each on what the ones before left, and warns about the unusable', async () => {
+  it('takes one code per order by default: a further usable code is refused with a warning, not an error', async () => {
+    const session = await readySession(t, [{ id: 'orchid_white', quantity: 1 }], { discounts: { codes: ['NOPE', 'welcome20', 'FIXED500'] } });
+    expect(session.discounts).toEqual({
+      codes: ['NOPE', 'welcome20', 'FIXED500'],
+      applied: [{ code: 'WELCOME20', title: '20% Off', amount: 900, priority: 1 }],
+    });
+    expect(session.messages).toEqual([
+      { type: 'warning', code: 'discount_code_invalid', path: '$.discounts.codes[0]', content: "Code 'NOPE' is not a valid discount code" },
+      {
+        type: 'warning', code: 'discount_code_combination_disallowed', path: '$.discounts.codes[2]',
+        content: "Code 'FIXED500' cannot be combined with 'WELCOME20'; this shop takes one discount code per order",
+      },
+    ]);
+    expect(session.status).toBe('ready_for_complete');
+    expect(session.totals).toEqual([
+      { type: 'subtotal', amount: 4500 }, { type: 'discount', amount: 900 }, { type: 'fulfillment', amount: 500 }, { type: 'total', amount: 4100 },
+    ]);
+  });
+
+  it('with stackDiscountCodes on, applies codes in the order sent, each on what the ones before left, and warns about the unusable', async () => {
+    expect((await t.call('settings.update', { stackDiscountCodes: true }, master)).status).toBe(200);
     const session = await readySession(t, [{ id: 'orchid_white', quantity: 1 }], { discounts: { codes: ['welcome20', 'FIXED500', 'NOPE', 'WELCOME20'] } });
     expect(session.discounts).toEqual({
       codes: ['welcome20', 'FIXED500', 'NOPE', 'WELCOME20'],
@@ -97,6 +117,7 @@ describe('UCP checkout: create → update → complete', () => {
     const cleared = await ucp(t, 'PUT', `/checkout-sessions/${session.id}`, { discounts: { codes: [] } });
     expect(cleared.body.discounts).toEqual({ codes: [] });
     expect(cleared.body.totals.at(-1)).toEqual({ type: 'total', amount: 5000 });
+    expect((await t.call('settings.update', { stackDiscountCodes: false }, master)).status).toBe(200);
   });
 
   it('ships free under a promotion: an eligible item, or a subtotal after discounts at the minimum', async () => {

@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
+import type { OrderEventHub } from '../context.ts';
 import type { Queryable } from '../db/client.ts';
 import { ucpOrders, ucpPaymentActions, ucpWebhookOutbox } from '../db/schema.ts';
 import type { OrderStatus } from '../domain/order-status.ts';
 
 /**
- * The feed of an order placed through UCP (issue 17 §5): its UCP order document, changed as the order moves,
- * and the webhook events the platform is sent about it. Everything here runs in the transaction that changed
- * the order, so an event exists exactly when its change does. Orders from other channels have no feed.
+ * The feed of an order placed through UCP: its UCP order document, changed as the order moves, and the webhook
+ * events the platform is sent about it. Everything here runs in the transaction that changed the order, so an
+ * event exists exactly when its change does. Orders from other channels have no feed.
  */
-/** How long a webhook event, or a payment action, is retried before it is marked failed (issue 17: three days). */
+
+/** How long a webhook event, or a payment action, is retried before it is marked failed: three days. */
 export const WEBHOOK_RETRY_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
 
 type Document = Record<string, unknown> & {
@@ -71,7 +73,7 @@ function withAdjustment(document: Document, adjustment: Record<string, unknown>)
  * every line), cancelled and refunded are adjustments over the whole amount, and a refund is queued for the
  * payment processor. Other statuses send nothing.
  */
-export async function feedStatusChange(
+async function feedStatusChange(
   db: Queryable,
   change: { orderId: string; to: OrderStatus; totalAmount: number; shipment: Shipment; now: Date },
 ): Promise<void> {
@@ -118,4 +120,19 @@ export async function feedStatusChange(
     default:
       return;
   }
+}
+
+/**
+ * Subscribes the feed to commerce's order events (composition does this only while UCP is on): a UCP order's
+ * placement and status moves reach its document and its platform; other orders are passed over unread.
+ */
+export function feedOrderEvents(events: OrderEventHub): void {
+  events.subscribe(async (db, event) => {
+    if (event.channel !== 'ucp') return;
+    if (event.type === 'order_placed') {
+      await recordOrderEvent(db, { orderId: event.orderId, eventType: 'order_placed', now: event.at });
+      return;
+    }
+    await feedStatusChange(db, { orderId: event.orderId, to: event.to, totalAmount: event.totalAmount, shipment: event.shipment, now: event.at });
+  });
 }

@@ -1,11 +1,11 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { WEBHOOK_RETRY_WINDOW_MS } from '../commerce/order-feed.ts';
 import { ucpWebhookOutbox } from '../db/schema.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { Timestamp, toIso } from '../schema/common.ts';
-import { defineTool, readOnly, write } from './define-tool.ts';
-import type { AnyTool } from './define-tool.ts';
+import { defineTool, readOnly, write } from '../tools/define-tool.ts';
+import type { AnyTool } from '../tools/define-tool.ts';
+import { WEBHOOK_RETRY_WINDOW_MS } from './order-feed.ts';
 
 const Status = z.enum(['pending', 'delivered', 'failed']);
 
@@ -85,5 +85,5 @@ export const retryWebhook = defineTool({
   },
 });
 
-/** Registered only while UCP is on (BUTIK_UCP_MODE test or live): without it there are no webhooks. */
+/** Registered only while UCP is on (BUTIK_UCP_MODE test or live), by app.ts: without it there are no webhooks. */
 export const webhookTools: AnyTool[] = [listWebhooks, retryWebhook];
