@@ -4,10 +4,15 @@ import { ToolError } from '../errors/tool-error.ts';
 import type { Queryable } from '../db/client.ts';
 
 
-const { searchVector: _searchVector, nameVector: _nameVector, ...storedColumns } = getTableColumns(products);
-/** Every stored product column but the two generated tsvectors, which writes and snapshots never need. */
+const {
+  searchVector: _searchVector, nameVector: _nameVector, searchCategory: _searchCategory, ...storedColumns
+} = getTableColumns(products);
+/**
+ * Every product column but what search derives from the others (the two generated tsvectors and the trigger-kept
+ * copy of the category's name), which writes and snapshots never need.
+ */
 export const PRODUCT_COLUMNS = storedColumns;
-export type ProductRow = Omit<typeof products.$inferSelect, 'searchVector' | 'nameVector'>;
+export type ProductRow = Omit<typeof products.$inferSelect, 'searchVector' | 'nameVector' | 'searchCategory'>;
 export type CategoryRow = typeof categories.$inferSelect;
 
 /** A visible (not soft-deleted) product, locked for update when inside a write. */
