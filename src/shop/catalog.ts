@@ -1,18 +1,10 @@
-import { and, desc, eq, getTableColumns, isNotNull, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull } from 'drizzle-orm';
 import { auditEntries, categories, products } from '../db/schema.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { Queryable } from '../db/client.ts';
+import { PRODUCT_COLUMNS } from './product-read.ts';
+import type { ProductRow } from './product-read.ts';
 
-
-const {
-  searchVector: _searchVector, nameVector: _nameVector, searchCategory: _searchCategory, ...storedColumns
-} = getTableColumns(products);
-/**
- * Every product column but what search derives from the others (the two generated tsvectors and the trigger-kept
- * copy of the category's name), which writes and snapshots never need.
- */
-export const PRODUCT_COLUMNS = storedColumns;
-export type ProductRow = Omit<typeof products.$inferSelect, 'searchVector' | 'nameVector' | 'searchCategory'>;
 export type CategoryRow = typeof categories.$inferSelect;
 
 /** A visible (not soft-deleted) product, locked for update when inside a write. */
