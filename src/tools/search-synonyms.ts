@@ -123,15 +123,21 @@ export function meaningfulWords(words: readonly string[]): readonly string[] {
   return kept.length > 0 ? kept : words;
 }
 
+/** The Danish words for an English word or phrase; own keys only, so "constructor" is just a word. */
+function danishFor(words: readonly string[]): readonly string[] | undefined {
+  const key = words.join(' ').toLowerCase();
+  return Object.hasOwn(EN_TO_DA, key) ? EN_TO_DA[key] : undefined;
+}
+
 /** The longest phrase starting at words[from] that EN_TO_DA knows, as a term; else the single word. */
 function termAt(words: readonly string[], from: number): SearchTerm {
   for (let length = Math.min(LONGEST_PHRASE, words.length - from); length > 1; length -= 1) {
     const phrase = words.slice(from, from + length);
-    const danish = EN_TO_DA[phrase.join(' ').toLowerCase()];
+    const danish = danishFor(phrase);
     if (danish) return { words: phrase, danish };
   }
   const word = words[from] ?? '';
-  return { words: [word], danish: EN_TO_DA[word.toLowerCase()] ?? [] };
+  return { words: [word], danish: danishFor([word]) ?? [] };
 }
 
 /**

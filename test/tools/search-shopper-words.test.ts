@@ -69,6 +69,11 @@ describe('a shopper\'s words in q', () => {
     expect(slugs(await search({ q: 'wayfarer black' }))).toEqual(['wayfarer-sort', 'coast-wayfarer-blaa']);
   });
 
+  it('reads words that name JavaScript object members as plain words', async () => {
+    expect(await search({ q: 'constructor toString' })).toEqual([]);
+    expect(await search({ frameColor: '__proto__' })).toEqual([]);
+  });
+
   it('still requires every meaningful word', async () => {
     expect(await search({ q: 'black polarised reading glasses' })).toEqual([]);
     expect(await search({ q: 'pink sunglasses titanium aviator' })).toEqual([]);
