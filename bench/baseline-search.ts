@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { relevanceValues } from '../src/tools/search-relevance.ts';
+import { colourWords, relevanceValues } from '../src/tools/search-relevance.ts';
 
 /**
  * products.search for the baseline server, by hand: the statements Butik's Drizzle queries send
@@ -28,10 +28,13 @@ function filters(input: object): Fragment[] {
   if (category !== undefined) where.push((p) => `products.category_id = (select categories.id from categories where categories.slug = lower(${p(category)}))`);
   const brand = text(input, 'brand');
   if (brand !== undefined) where.push((p) => `lower(products.brand) = lower(${p(brand)})`);
-  const frame = text(input, 'frameColor');
-  if (frame !== undefined) where.push((p) => `lower(products.frame_color) = lower(${p(frame)})`);
-  const lens = text(input, 'lensColor');
-  if (lens !== undefined) where.push((p) => `lower(products.lens_color) = lower(${p(lens)})`);
+  for (const [key, column] of [['frameColor', 'products.frame_color'], ['lensColor', 'products.lens_color']] as const) {
+    const colour = text(input, key);
+    if (colour === undefined) continue;
+    const english = colourWords(colour);
+    if (english === undefined) where.push((p) => `lower(${column}) = lower(${p(colour)})`);
+    else where.push((p) => `to_tsvector('simple', translate(coalesce(${column}, ''), '/\\.@:_+', '       ')) @@ to_tsquery('simple', ${p(english)})`);
+  }
   const featured = flag(input, 'featured');
   if (featured !== undefined) where.push((p) => `products.featured = ${p(featured)}`);
   const inStock = flag(input, 'inStock');

@@ -14,14 +14,14 @@ const pool = new pg.Pool({ connectionString: url, max: 10 });
 // Same parsing as Butik's driver setup: bigint money as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-/** The statement of src/tools/product-by-slug.ts, prepared by name like Butik's. */
+/** The statement of products.get (src/shop/product-read.ts), prepared by name like Butik's. */
 const GET_PRODUCT = {
   name: 'products_get_by_slug',
-  text: `select products.id, products.slug, products.name, products.brand, products.description, products.price_dkk,
+  text: `select products.id, products.sku, products.slug, products.name, products.brand, products.description, products.price_dkk,
     products.stock, products.featured, products.frame_color, products.lens_color, products.images, products.created_at,
     categories.slug as category_slug, categories.name as category_name, categories.description as category_description
-    from products inner join categories on (categories.id = products.category_id and categories.deleted_at is null)
-    where (products.slug = $1 and products.deleted_at is null)`,
+    from products inner join categories on categories.id = products.category_id
+    where (products.slug = $1 and products.deleted_at is null and categories.deleted_at is null)`,
 };
 
 type ProductRow = {

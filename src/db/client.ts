@@ -125,14 +125,22 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     db: typed as unknown as Db,
     kind: 'postgres',
     async migrate() {
-      const lock = await pool.connect();
+      // A connection of its own, without the pool's per-statement timeouts: a migration may rewrite or backfill
+      // the products table, which at a large catalog takes longer than any request may.
+      const lock = new pg.Client({
+        connectionString: url,
+        application_name: `${options.applicationName ?? 'butik'} migrate`,
+        ...(searchPath ? { options: searchPath } : {}),
+      });
+      lock.on('error', () => {});
+      await lock.connect();
       try {
         await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-        // On the connection that holds the lock: a pool of one has no second connection to lend.
+        // On the connection that holds the lock, so the lock covers every statement.
         await migratePg(drizzlePg(lock, { schema }), { migrationsFolder, migrationsSchema });
       } finally {
         await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
-        lock.release();
+        await lock.end().catch(() => {});
       }
     },
     ping: async () => { await pool.query('select 1'); },

@@ -74,10 +74,23 @@ export const products = pgTable('products', {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
   deletedAt: at('deleted_at'),
-  /** Weighted full-text document: name (A), brand (B), description (C). Maintained by PostgreSQL. */
+  /**
+   * The name of the product's category, copied here by two triggers (see the migration that adds it): on a product's
+   * insert or change of category, and on a category's rename. search_vector needs it, and a generated column can read
+   * only its own row. Derived data: writes, snapshots and answers leave it out (PRODUCT_COLUMNS).
+   */
+  searchCategory: text('search_category'),
+  /**
+   * Weighted full-text document: name (A); brand, frame and lens colour and the category's name (B);
+   * description (C). Maintained by PostgreSQL. A shopper's words often name the colour ("black") or the kind
+   * of product ("sunglasses"), which the name and description need not repeat.
+   */
   searchVector: tsvector('search_vector').generatedAlwaysAs(sql`
     setweight(to_tsvector('simple', ${searchable('name')}), 'A') ||
     setweight(to_tsvector('simple', ${searchable('brand')}), 'B') ||
+    setweight(to_tsvector('simple', ${searchable('frame_color')}), 'B') ||
+    setweight(to_tsvector('simple', ${searchable('lens_color')}), 'B') ||
+    setweight(to_tsvector('simple', ${searchable('search_category')}), 'B') ||
     setweight(to_tsvector('simple', ${searchable('description')}), 'C')`),
   /**
    * The name alone, for the best relevance classes of products.search. Also a key column of

@@ -3,7 +3,7 @@ import { categories, discounts, products } from '../db/schema.ts';
 import { slugify } from '../domain/slugify.ts';
 import { normalizeCode } from '../schema/discount.ts';
 import { Slug } from '../schema/common.ts';
-import { PRODUCT_COLUMNS } from '../shop/catalog.ts';
+import { PRODUCT_COLUMNS } from '../shop/product-read.ts';
 import { readSettings, writeSetting } from '../shop/settings.ts';
 import type { ImportRows } from './files.ts';
 import { changedValues } from './run.ts';

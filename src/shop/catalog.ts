@@ -1,13 +1,10 @@
-import { and, desc, eq, getTableColumns, isNotNull, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull } from 'drizzle-orm';
 import { auditEntries, categories, products } from '../db/schema.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { Queryable } from '../db/client.ts';
+import { PRODUCT_COLUMNS } from './product-read.ts';
+import type { ProductRow } from './product-read.ts';
 
-
-const { searchVector: _searchVector, nameVector: _nameVector, ...storedColumns } = getTableColumns(products);
-/** Every stored product column but the two generated tsvectors, which writes and snapshots never need. */
-export const PRODUCT_COLUMNS = storedColumns;
-export type ProductRow = Omit<typeof products.$inferSelect, 'searchVector' | 'nameVector'>;
 export type CategoryRow = typeof categories.$inferSelect;
 
 /** A visible (not soft-deleted) product, locked for update when inside a write. */

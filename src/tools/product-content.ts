@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { products } from '../db/schema.ts';
 import { SlugRef } from '../schema/common.ts';
 import { ProductFields } from '../schema/product.ts';
-import { PRODUCT_COLUMNS, findProduct } from '../shop/catalog.ts';
-import type { ProductRow } from '../shop/catalog.ts';
+import { findProduct } from '../shop/catalog.ts';
+import { PRODUCT_COLUMNS } from '../shop/product-read.ts';
+import type { ProductRow } from '../shop/product-read.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 
 const ProductContent = z.strictObject({

@@ -11,17 +11,26 @@ const PriceBound = z.int().min(0);
 
 export const SearchInput = z.strictObject({
   q: z.string().max(200).optional().meta({
-    description: 'Free text over name, brand and description. The catalog is Danish; common English shop words also '
-      + 'match their Danish equivalents (polarised → polariseret, sunglasses → solbriller, black → sort), and Danish '
-      + 'words match their inflections (brillerne → briller). Every word must match. Ranking, strongest first: all '
-      + 'words whole in the name, then all words as beginnings of name words, then in brand or description, then near '
-      + 'spellings of the name (typos, parts of words); newest first within each rank.',
-    examples: ['aviator', 'polariseret', 'wayfarer sort'],
+    description: 'Free text over the name, brand, frame colour, lens colour, category name and description. The catalog '
+      + 'is Danish; English shop words (British or American spelling) also match their Danish equivalents: colours '
+      + '(black → sort, grey/gray → grå), kinds of product (sunglasses → solbriller, reading glasses → læsebriller, '
+      + 'kids → børn), lens properties (polarised/polarized → polariseret). Danish words match their inflections '
+      + '(sorte → sort). Filler words (for, with, frame, lenses, colour) are ignored; every other word must match, in '
+      + 'any of those fields. Ranking, strongest first: all words whole in the name, then all words as beginnings of '
+      + 'name words, then in any of the fields, then near spellings of the name (typos, parts of words); newest first '
+      + 'within each rank.',
+    examples: ['black polarised sunglasses', 'aviator', 'wayfarer sort'],
   }),
   categorySlug: Filter.optional().meta({ description: 'Exact category slug, case-insensitive.' }),
   brand: Filter.optional().meta({ description: 'Exact brand, case-insensitive.' }),
-  frameColor: Filter.optional().meta({ description: 'Exact frame colour, case-insensitive.' }),
-  lensColor: Filter.optional().meta({ description: 'Exact lens colour, case-insensitive.' }),
+  frameColor: Filter.optional().meta({
+    description: 'Exact frame colour (Danish, as stored), case-insensitive. An English colour word finds every frame '
+      + 'colour holding its Danish word: black → "sort" and "mat sort".',
+  }),
+  lensColor: Filter.optional().meta({
+    description: 'Exact lens colour (Danish, as stored), case-insensitive. An English word finds every lens colour '
+      + 'holding its Danish word: grey → "grå" and "polariseret grå", polarized → "polariseret brun".',
+  }),
   featured: z.boolean().optional().meta({ description: 'true: only featured; false: only non-featured.' }),
   inStock: z.boolean().optional().meta({ description: 'true: stock > 0; false: stock = 0.' }),
   minPriceOere: money(PriceBound, 'the lowest price, inclusive.', 50000).optional(),
@@ -93,7 +102,8 @@ async function searchByRelevance(search: Bound, input: Search): Promise<Summary[
 
 export const searchProducts = defineTool({
   name: 'products.search',
-  description: 'Search the visible catalog, which is written in Danish (English shop words in q are understood too). '
+  description: 'Search the visible catalog, which is written in Danish (English shop words in q and in the colour '
+    + 'filters are understood too). '
     + 'All filters are optional and combine with AND; prices are in øre incl. VAT. Ordered strongest match first when q '
     + 'is given (see q), otherwise newest first. Page with limit and offset.',
   scope: 'catalog:read',

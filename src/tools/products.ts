@@ -5,11 +5,11 @@ import { isUniqueViolation } from '../db/errors.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { Confirm, HttpsUrl, Id, PositiveInt, Slug, SlugRef, Timestamp, toIso, money } from '../schema/common.ts';
 import { ProductFields, ProductRef } from '../schema/product.ts';
-import { PRODUCT_COLUMNS, findProduct, resolveCategoryId } from '../shop/catalog.ts';
+import { findProduct, productNotFound, resolveCategoryId } from '../shop/catalog.ts';
+import { PRODUCT_COLUMNS, productRecordBySlug } from '../shop/product-read.ts';
 import { belowOneKrone } from './money-warnings.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
-import { readProduct } from './product-by-slug.ts';
 import { searchProducts } from './products-search.ts';
 
 /** Every writable product field with its SPEC §2.1 rule; create and update's patch both derive from it. */
@@ -45,7 +45,8 @@ export const getProduct = defineTool({
     createdAt: Timestamp,
   }),
   async handler({ slug }, { db }) {
-    const product = await readProduct(db, slug);
+    const product = await productRecordBySlug(db, slug);
+    if (!product) throw await productNotFound(db, slug);
     return {
       id: product.id,
       slug: product.slug,
@@ -58,7 +59,7 @@ export const getProduct = defineTool({
       frameColor: product.frameColor,
       lensColor: product.lensColor,
       images: product.images.map((image) => image.url),
-      category: { slug: product.categorySlug, name: product.categoryName, description: product.categoryDescription },
+      category: product.category,
       createdAt: toIso(product.createdAt),
     };
   },

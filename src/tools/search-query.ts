@@ -1,8 +1,8 @@
 import { and, desc, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
-import type { SQL } from 'drizzle-orm';
+import type { SQL, SQLWrapper } from 'drizzle-orm';
 import { categories, products } from '../db/schema.ts';
 import type { ToolContext } from '../context.ts';
-import { RELEVANCE_CLASSES, relevanceClasses } from './search-relevance.ts';
+import { colourWords, RELEVANCE_CLASSES, relevanceClasses } from './search-relevance.ts';
 import type { RelevanceClass } from './search-relevance.ts';
 
 /**
@@ -36,8 +36,17 @@ export type BoundFilters = { shape: string; where: SQL[]; values: Values };
 const p = sql.placeholder;
 
 /**
+ * The colour holds the words of the tsquery (an English colour filter, see colourWords). Separators as in the
+ * search vectors, so "sort/hvid" holds "sort". Served by the newest-first walk, which stops at the page: an
+ * English colour stands for a common one.
+ */
+const colourHolds = (column: SQLWrapper, words: SQLWrapper) =>
+  sql`to_tsvector('simple', translate(coalesce(${column}, ''), '/\\.@:_+', '       ')) @@ to_tsquery('simple', ${words})`;
+
+/**
  * Each filter written so that one of the (filter, created_at DESC, id DESC) indexes can serve it together with
- * the stable sort. CONTRACT §11: exact and case-insensitive; price bounds inclusive.
+ * the stable sort. Exact and case-insensitive; price bounds inclusive. A colour given in English
+ * instead finds every colour that holds its Danish word (colourWords).
  */
 export function searchFilters(input: SearchFilters): BoundFilters {
   const where: SQL[] = [isNull(products.deletedAt)];
@@ -53,8 +62,13 @@ export function searchFilters(input: SearchFilters): BoundFilters {
     add('categorySlug', sql`${products.categoryId} = (select ${categories.id} from ${categories} where ${categories.slug} = lower(${p('categorySlug')}))`, input.categorySlug);
   }
   if (input.brand !== undefined) add('brand', sql`lower(${products.brand}) = lower(${p('brand')})`, input.brand);
-  if (input.frameColor !== undefined) add('frameColor', sql`lower(${products.frameColor}) = lower(${p('frameColor')})`, input.frameColor);
-  if (input.lensColor !== undefined) add('lensColor', sql`lower(${products.lensColor}) = lower(${p('lensColor')})`, input.lensColor);
+  for (const [name, column] of [['frameColor', products.frameColor], ['lensColor', products.lensColor]] as const) {
+    const value = input[name];
+    if (value === undefined) continue;
+    const english = colourWords(value);
+    if (english === undefined) add(name, sql`lower(${column}) = lower(${p(name)})`, value);
+    else add(`${name}Words`, colourHolds(column, p(`${name}Words`)), english);
+  }
   if (input.featured !== undefined) add('featured', eq(products.featured, p('featured')), input.featured);
   if (input.inStock === true) add('inStock', sql`${products.stock} > 0`);
   if (input.inStock === false) add('outOfStock', eq(products.stock, p('outOfStock')), 0);

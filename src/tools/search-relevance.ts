@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { SQL, SQLWrapper } from 'drizzle-orm';
 import { products } from '../db/schema.ts';
-import { searchTerms } from './search-synonyms.ts';
+import { meaningfulWords, searchTerms } from './search-synonyms.ts';
+import type { SearchTerm } from './search-synonyms.ts';
 
 /** Letters and digits in any script (æ, ø, å included); everything else separates words and never reaches tsquery syntax. */
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -9,22 +10,39 @@ const WORD = /[\p{L}\p{N}]+/gu;
 /** The values a search for q binds to the classes' placeholders; undefined when q holds no word. */
 export type RelevanceValues = { words: string; prefixes: string; needle: string };
 
-/**
- * "polarised aviator" → words `(polarised | polariseret) & aviator`, prefixes `(polarised:* | polariseret:*) &
- * aviator:*`: each term matches as typed or through its Danish equivalents (search-synonyms.ts). Unlowered:
- * PostgreSQL normalises both sides alike.
- */
-export function relevanceValues(q: string): RelevanceValues | undefined {
-  const words = q.match(WORD);
-  if (!words) return undefined;
-  const terms = searchTerms(words);
-  const query = (suffix: string) => terms.map((term) => {
+/** Each term as its words or any of its Danish equivalents, all terms required; `suffix` follows every word. */
+function termsQuery(terms: readonly SearchTerm[], suffix: string): string {
+  return terms.map((term) => {
     const alternatives = [term.words, ...term.danish.map((danish) => danish.match(WORD) ?? [])]
       .filter((alternative) => alternative.length > 0)
       .map((alternative) => alternative.map((word) => `${word}${suffix}`).join(' & '));
     return alternatives.length === 1 ? alternatives[0] : `(${alternatives.map((alternative) => `(${alternative})`).join(' | ')})`;
   }).join(' & ');
-  return { words: query(''), prefixes: query(':*'), needle: words.join(' ') };
+}
+
+/**
+ * "polarised aviator" → words `(polarised | polariseret) & aviator`, prefixes `(polarised:* | polariseret:*) &
+ * aviator:*`: each term matches as typed or through its Danish equivalents, and filler words ("for", "frame")
+ * are left out (search-synonyms.ts). Unlowered: PostgreSQL normalises both sides alike.
+ */
+export function relevanceValues(q: string): RelevanceValues | undefined {
+  const typed = q.match(WORD);
+  if (!typed) return undefined;
+  const words = meaningfulWords(typed);
+  const terms = searchTerms(words);
+  return { words: termsQuery(terms, ''), prefixes: termsQuery(terms, ':*'), needle: words.join(' ') };
+}
+
+/**
+ * A colour filter given in English, as whole words to find in the stored colour: "black" → `(black) | (sort)`,
+ * which "sort" and "mat sort" both hold. Undefined when the value names no English word the dictionary
+ * knows: then the filter stays an exact match ("sort" is "sort", not "mat sort").
+ */
+export function colourWords(value: string): string | undefined {
+  const typed = value.match(WORD);
+  if (!typed) return undefined;
+  const terms = searchTerms(meaningfulWords(typed));
+  return terms.some((term) => term.danish.length > 0) ? termsQuery(terms, '') : undefined;
 }
 
 /** The columns the classes read: the table's, or those of a subquery over it. */

@@ -1,7 +1,9 @@
-import { and, eq, inArray, isNull, or } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Queryable } from '../db/client.ts';
-import { discounts, products, promotions, shippingRates } from '../db/schema.ts';
+import { discounts, promotions, shippingRates } from '../db/schema.ts';
 import { normalizeCode } from '../schema/discount.ts';
+import { productRecordsById, productRecordsBySkuOrSlug } from '../shop/product-read.ts';
+import type { ProductRecord } from '../shop/product-read.ts';
 
 export type CatalogProduct = {
   id: string;
@@ -13,33 +15,29 @@ export type CatalogProduct = {
   imageUrl: string | undefined;
 };
 
-type ProductRow = Pick<typeof products.$inferSelect, 'id' | 'sku' | 'slug' | 'name' | 'priceDkk' | 'stock' | 'images'>;
-
-function toCatalogProduct(row: ProductRow): CatalogProduct {
-  return { id: row.id, itemId: row.sku ?? row.slug, title: row.name, price: row.priceDkk, stock: row.stock, imageUrl: row.images[0]?.url };
+function toCatalogProduct(record: ProductRecord): CatalogProduct {
+  return {
+    id: record.id, itemId: record.sku ?? record.slug, title: record.name, price: record.priceDkk, stock: record.stock,
+    imageUrl: record.images[0]?.url,
+  };
 }
-
-const productColumns = {
-  id: products.id, sku: products.sku, slug: products.slug, name: products.name, priceDkk: products.priceDkk, stock: products.stock, images: products.images,
-};
 
 /** The products a platform names by item id (SKU, else slug), withdrawn ones left out; keyed by the id it used. */
 export async function productsByItemId(db: Queryable, itemIds: readonly string[]): Promise<Map<string, CatalogProduct>> {
   if (itemIds.length === 0) return new Map();
-  const rows = await db.select(productColumns).from(products)
-    .where(and(isNull(products.deletedAt), or(inArray(products.sku, [...itemIds]), inArray(products.slug, [...itemIds]))));
+  const records = await productRecordsBySkuOrSlug(db, itemIds);
   const found = new Map<string, CatalogProduct>();
   // A SKU wins over another product's slug that happens to spell the same text: SKU matches are set last.
-  for (const row of rows) if (itemIds.includes(row.slug)) found.set(row.slug, toCatalogProduct(row));
-  for (const row of rows) if (row.sku !== null && itemIds.includes(row.sku)) found.set(row.sku, toCatalogProduct(row));
+  for (const record of records) if (itemIds.includes(record.slug)) found.set(record.slug, toCatalogProduct(record));
+  for (const record of records) if (record.sku !== null && itemIds.includes(record.sku)) found.set(record.sku, toCatalogProduct(record));
   return found;
 }
 
 /** The products of a session's lines by Butik id; a withdrawn product is missing from the map. */
 export async function productsById(db: Queryable, ids: readonly string[]): Promise<Map<string, CatalogProduct>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.select(productColumns).from(products).where(and(isNull(products.deletedAt), inArray(products.id, [...ids])));
-  return new Map(rows.map((row) => [row.id, toCatalogProduct(row)]));
+  const records = await productRecordsById(db, ids);
+  return new Map(records.map((record) => [record.id, toCatalogProduct(record)]));
 }
 
 export type ShippingRate = typeof shippingRates.$inferSelect;

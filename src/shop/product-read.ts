@@ -1,0 +1,112 @@
+import { and, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import type { Queryable } from '../db/client.ts';
+import { categories, products } from '../db/schema.ts';
+import type { ProductImage } from '../db/schema.ts';
+
+/**
+ * The product read model every face shares: which columns of a product (and of its category) a reader
+ * gets, the join that brings them together, and the record they become. products.get, the shop's pages
+ * and UCP's line items each shape this record into their own answer; none lists columns of its own.
+ */
+
+const {
+  searchVector: _searchVector, nameVector: _nameVector, searchCategory: _searchCategory, ...storedColumns
+} = getTableColumns(products);
+/**
+ * Every product column but what search derives from the others (the two generated tsvectors and the trigger-kept
+ * copy of the category's name), which writes and snapshots never need.
+ */
+export const PRODUCT_COLUMNS = storedColumns;
+export type ProductRow = Omit<typeof products.$inferSelect, 'searchVector' | 'nameVector' | 'searchCategory'>;
+
+/** What a reader sees of a product: the sellable facts, not the answer-engine content or the bookkeeping. */
+const PRODUCT_FIELDS = {
+  id: products.id,
+  sku: products.sku,
+  slug: products.slug,
+  name: products.name,
+  brand: products.brand,
+  description: products.description,
+  priceDkk: products.priceDkk,
+  stock: products.stock,
+  featured: products.featured,
+  frameColor: products.frameColor,
+  lensColor: products.lensColor,
+  images: products.images,
+  createdAt: products.createdAt,
+  categorySlug: categories.slug,
+  categoryName: categories.name,
+  categoryDescription: categories.description,
+};
+
+export type ProductRecord = {
+  id: string;
+  /** The merchant's own product id when it has one (butik import sets it). */
+  sku: string | null;
+  slug: string;
+  name: string;
+  brand: string | null;
+  description: string;
+  priceDkk: number;
+  stock: number;
+  featured: boolean;
+  frameColor: string | null;
+  lensColor: string | null;
+  images: ProductImage[];
+  createdAt: Date;
+  category: { slug: string; name: string; description: string | null };
+};
+
+/** A product that is not soft-deleted; and one whose category is not either (what shoppers may see). */
+export const productIsVisible = isNull(products.deletedAt);
+export const categoryIsVisible = isNull(categories.deletedAt);
+
+/** Products with their category, filtered by the caller's conditions. */
+export function productRecordQuery(db: Queryable) {
+  return db.select(PRODUCT_FIELDS).from(products).innerJoin(categories, eq(categories.id, products.categoryId));
+}
+
+type Row = Awaited<ReturnType<typeof productRecordQuery>>[number];
+
+export function toProductRecord(row: Row): ProductRecord {
+  const { categorySlug, categoryName, categoryDescription, ...product } = row;
+  return { ...product, category: { slug: categorySlug, name: categoryName, description: categoryDescription } };
+}
+
+/** The records of the products that meet `where`, in no particular order. */
+export async function productRecordsWhere(db: Queryable, where: SQL | undefined): Promise<ProductRecord[]> {
+  return (await productRecordQuery(db).where(where)).map(toProductRecord);
+}
+
+/** Visible products by Butik id (soft-deleted ones are missing). */
+export function productRecordsById(db: Queryable, ids: readonly string[]): Promise<ProductRecord[]> {
+  return productRecordsWhere(db, and(productIsVisible, inArray(products.id, [...ids])));
+}
+
+/** Visible products whose SKU or slug is one of `keys`. */
+export function productRecordsBySkuOrSlug(db: Queryable, keys: readonly string[]): Promise<ProductRecord[]> {
+  return productRecordsWhere(db, and(productIsVisible, or(inArray(products.sku, [...keys]), inArray(products.slug, [...keys]))));
+}
+
+/**
+ * A visible product of a visible category by slug: products.get's one read, a hot path, so a named prepared
+ * statement built once per database handle.
+ */
+function prepareBySlug(db: Queryable) {
+  return productRecordQuery(db)
+    .where(and(eq(products.slug, sql.placeholder('slug')), productIsVisible, categoryIsVisible))
+    .prepare('products_get_by_slug');
+}
+
+const bySlug = new WeakMap<Queryable, ReturnType<typeof prepareBySlug>>();
+
+export async function productRecordBySlug(db: Queryable, slug: string): Promise<ProductRecord | undefined> {
+  let query = bySlug.get(db);
+  if (query === undefined) {
+    query = prepareBySlug(db);
+    bySlug.set(db, query);
+  }
+  const [row] = await query.execute({ slug });
+  return row ? toProductRecord(row) : undefined;
+}
