@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
+import { hashSecret } from '../../src/access/api-keys.ts';
 import { oauthRecords } from '../../src/db/schema.ts';
 import { MASTER_KEY, createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
@@ -83,6 +84,31 @@ async function callTool(token: string, tool: string) {
   return { status: response.status, challenge: response.headers.get('www-authenticate'), body: await response.json() as Record<string, unknown> };
 }
 
+/** tools/call on /api/mcp, the resource the tokens are granted for; the JSON-RPC answer or the problem. */
+async function callMcp(token: string, tool: string) {
+  const response = await fetch(`${base}/api/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: {} } }),
+  });
+  const text = await response.text();
+  const json = text.startsWith('event:') || text.startsWith('data:') ? text.split('\n').find((line) => line.startsWith('data:'))?.slice(5) ?? '' : text;
+  return { status: response.status, challenge: response.headers.get('www-authenticate'), body: JSON.parse(json) as Record<string, any> };
+}
+
+async function issuedToken(scopes: string[]) {
+  const flow = await authorize(scopes, { key: MASTER_KEY, scopes });
+  const issued = await tokens({
+    grant_type: 'authorization_code', code: flow.callback?.searchParams.get('code') ?? '', code_verifier: flow.verifier,
+    client_id: flow.client.client_id, redirect_uri: 'http://127.0.0.1:9/callback', resource: `${base}/api/mcp`,
+  });
+  expect(issued.status).toBe(200);
+  return { ...issued.body, clientId: flow.client.client_id } as Record<string, string>;
+}
+
 describe('OAuth 2.1 for MCP connectors', () => {
   it('publishes protected resource metadata and advertises it on 401', async () => {
     const metadata = await (await fetch(`${base}/.well-known/oauth-protected-resource/api/mcp`)).json();
@@ -114,21 +140,21 @@ describe('OAuth 2.1 for MCP connectors', () => {
     expect(issued.status).toBe(200);
     expect(issued.body.scope).toBe('orders:read');
     const access = issued.body.access_token ?? '';
-    expect((await callTool(access, 'orders.list')).status).toBe(200);
-    const forbidden = await callTool(access, 'discounts.list');
-    expect(forbidden.status).toBe(403);
+    expect((await callMcp(access, 'orders.list')).body.result.isError).toBeUndefined();
+    const forbidden = await callMcp(access, 'discounts.list');
+    expect(forbidden.body.error.message).toContain('discounts:read');
 
     const refreshed = await tokens({ grant_type: 'refresh_token', refresh_token: issued.body.refresh_token ?? '', client_id: flow.client.client_id });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.refresh_token).not.toBe(issued.body.refresh_token);
     const renewed = refreshed.body.access_token ?? '';
-    expect((await callTool(renewed, 'orders.list')).status).toBe(200);
+    expect((await callMcp(renewed, 'orders.list')).body.result.structuredContent).toBeDefined();
 
     const revoked = await fetch(`${base}/oauth/revoke`, {
       method: 'POST', body: new URLSearchParams({ token: renewed, client_id: flow.client.client_id }),
     });
     expect(revoked.status).toBe(200);
-    const after = await callTool(renewed, 'orders.list');
+    const after = await callMcp(renewed, 'orders.list');
     expect(after.status).toBe(401);
     expect(after.body.code).toBe('unauthorized');
   });
@@ -140,16 +166,16 @@ describe('OAuth 2.1 for MCP connectors', () => {
       client_id: flow.client.client_id, redirect_uri: 'http://127.0.0.1:9/callback', resource: `${base}/api/mcp`,
     });
     const access = issued.body.access_token ?? '';
-    expect((await callTool(access, 'orders.list')).status).toBe(200);
+    expect((await callMcp(access, 'orders.list')).status).toBe(200);
     await t.database.db.update(oauthRecords)
       .set({ payload: sql`jsonb_set(${oauthRecords.payload}, '{aud}', '"https://elsewhere.example/api/mcp"')` })
-      .where(and(eq(oauthRecords.model, 'AccessToken'), eq(oauthRecords.id, access)));
-    const foreign = await callTool(access, 'orders.list');
+      .where(and(eq(oauthRecords.model, 'AccessToken'), eq(oauthRecords.id, hashSecret(access))));
+    const foreign = await callMcp(access, 'orders.list');
     expect(foreign.status).toBe(401);
     expect(foreign.body.detail).toContain('another resource');
     await t.database.db.update(oauthRecords).set({ expiresAt: new Date(Date.now() - 1000) })
-      .where(and(eq(oauthRecords.model, 'AccessToken'), eq(oauthRecords.id, access)));
-    const expired = await callTool(access, 'orders.list');
+      .where(and(eq(oauthRecords.model, 'AccessToken'), eq(oauthRecords.id, hashSecret(access))));
+    const expired = await callMcp(access, 'orders.list');
     expect(expired.status).toBe(401);
     expect(expired.challenge).toContain('error="invalid_token"');
   });
