@@ -2,6 +2,7 @@ import type { Scope } from '../access/scopes.ts';
 import { STYLESHEET_PATH } from '../site/document.ts';
 import { html } from '../edge/html/template.ts';
 import type { Html } from '../edge/html/template.ts';
+import { isPlainWebOrigin } from './registration.ts';
 import { SCOPE_EXPLANATIONS, SCOPE_GROUPS, preTicked } from './scope-groups.ts';
 
 /**
@@ -16,8 +17,6 @@ export function consentPolicy(redirectUri: string | undefined): string {
     + `form-action 'self'${redirectSource(redirectUri)}; frame-ancestors 'none'`;
 }
 
-/** An http(s) origin as a CSP source may write it: nothing in it could end the directive or add a source. */
-const WEB_ORIGIN = /^https?:\/\/(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
 const PRIVATE_SCHEME = /^[a-z][a-z0-9+.-]*:$/;
 
 /**
@@ -27,7 +26,7 @@ const PRIVATE_SCHEME = /^[a-z][a-z0-9+.-]*:$/;
 export function redirectSource(redirectUri: string | undefined): string {
   const url = redirectUri === undefined ? null : URL.parse(redirectUri);
   if (!url) return '';
-  if (url.protocol === 'http:' || url.protocol === 'https:') return WEB_ORIGIN.test(url.origin) ? ` ${url.origin}` : '';
+  if (url.protocol === 'http:' || url.protocol === 'https:') return isPlainWebOrigin(url.origin) ? ` ${url.origin}` : '';
   return PRIVATE_SCHEME.test(url.protocol) ? ` ${url.protocol}` : '';
 }
 

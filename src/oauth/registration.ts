@@ -15,6 +15,14 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 /** Schemes a browser gives a meaning of its own: never a place to send an authorization code. */
 const FORBIDDEN_SCHEMES = new Set(['javascript:', 'vbscript:', 'data:', 'blob:', 'file:', 'about:', 'ftp:', 'ws:', 'wss:']);
 
+/** A host name or IP literal with an optional port: nothing that could end a header directive or add to it. */
+const WEB_ORIGIN = /^https?:\/\/(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
+
+/** Whether `origin` (URL.origin of an http(s) URL) is one a Content-Security-Policy source may name as is. */
+export function isPlainWebOrigin(origin: string): boolean {
+  return WEB_ORIGIN.test(origin);
+}
+
 /**
  * Where a code may be sent: https anywhere; plain http only back to this machine (a desktop client's loopback
  * listener, RFC 8252 §7.3), since http to another host would let anyone read the code on the way and would
@@ -23,6 +31,9 @@ const FORBIDDEN_SCHEMES = new Set(['javascript:', 'vbscript:', 'data:', 'blob:',
 export function redirectUriProblem(uri: string): string | undefined {
   const url = URL.parse(uri);
   if (!url) return `${uri} is not an absolute URI`;
+  if ((url.protocol === 'https:' || url.protocol === 'http:') && !isPlainWebOrigin(url.origin)) {
+    return `${uri} has a host name with characters no host name has`;
+  }
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:') {
     return LOOPBACK_HOSTS.has(url.hostname) ? undefined

@@ -1,4 +1,5 @@
 import type Provider from 'oidc-provider';
+import { OAUTH_KEY_PREFIX } from '../access/actor.ts';
 import type { Actor } from '../access/actor.ts';
 import { Scope } from '../access/scopes.ts';
 import type { Db } from '../db/client.ts';
@@ -45,10 +46,10 @@ export function createOAuthServer(options: { db: Db; baseUrl: () => string; trus
         const parsed = Scope.safeParse(scope);
         return parsed.success ? [parsed.data] : [];
       }));
-      // An OAuth grant acts as an API key with the granted scopes (issue 12 C): same rate-limit policy, keyed
-      // by grant; the audit actor names the client.
+      // An OAuth grant acts as an API key with the granted scopes: same rate-limit policy, keyed by grant; the
+      // audit actor names the client.
       const name = `oauth:${client.clientName ?? client.clientId}`;
-      return { ok: true, actor: { kind: 'key', keyId: `oauth:${found.grantId ?? found.jti}`, name, scopes } };
+      return { ok: true, actor: { kind: 'key', keyId: `${OAUTH_KEY_PREFIX}${found.grantId ?? found.jti}`, name, scopes } };
     },
   };
 }
