@@ -24,7 +24,7 @@ function limited(state: RateLimitState, rate: RateLimitState[]): Admission {
 /**
  * Rate limits and authentication for one request, shared by REST, MCP and the key routes.
  * The preauth policy is counted before the key lookup, so a flood of invented keys never reaches
- * the database. CONTRACT §5. `audience` is the protected resource the route serves, if any: only there are
+ * the database. `audience` is the protected resource the route serves, if any: only there are
  * OAuth access tokens granted for it accepted.
  */
 export async function admit(
