@@ -24,6 +24,7 @@ const layers = [
   { type: 'seed', pattern: 'src/seed/**', mode: 'full' },
   { type: 'import', pattern: 'src/import/**', mode: 'full' },
   { type: 'ucp', pattern: 'src/ucp/**', mode: 'full' },
+  { type: 'commands', pattern: 'src/commands/**', mode: 'full' },
   { type: 'kernel', pattern: ['src/log.ts', 'src/context.ts', 'src/config.ts'], mode: 'full' },
   { type: 'services', pattern: 'src/services.ts', mode: 'full' },
   { type: 'main', pattern: ['src/app.ts', 'src/cli.ts', 'src/server.ts'], mode: 'full' },
@@ -63,7 +64,7 @@ export default tseslint.config(
           { from: 'calls', allow: [...base, 'calls', 'tools', 'access', 'db'] },
           { from: 'services', allow: [...base, 'access', 'db', 'tools'] },
           { from: 'edge', allow: [...base, 'edge', 'calls', 'access', 'services'] },
-          { from: 'http', allow: [...base, 'http', 'edge', 'calls', 'tools', 'access', 'db', 'services'] },
+          { from: 'http', allow: [...base, 'http', 'edge', 'calls', 'tools', 'access', 'db', 'services', 'commands'] },
           { from: 'mcp', allow: [...base, 'mcp', 'edge', 'calls', 'tools', 'access', 'oauth', 'services'] },
           { from: 'oauth', allow: [...base, 'oauth', 'edge', 'access', 'db', 'site', 'services'] },
           { from: 'site', allow: [...base, 'site', 'shop', 'edge', 'db', 'services'] },
@@ -72,6 +73,9 @@ export default tseslint.config(
           // UCP is a transport of its own over the commerce rules: it answers UCP's JSON, not problem+json. It
           // defines its own tools (webhooks.list and .retry), which app.ts registers only while UCP is on.
           { from: 'ucp', allow: [...base, 'ucp', 'commerce', 'shop', 'access', 'db', 'calls', 'edge', 'services', 'mcp', 'tools'] },
+          // The CLI's owner commands (butik oauth …): run on the database, here or through the server's route,
+          // so they sit below http/ and the CLI and use the rules of the faces they manage (oauth/).
+          { from: 'commands', allow: [...base, 'commands', 'db', 'access', 'oauth', 'tools'] },
           { from: 'main', allow: ['*'] },
         ],
       }],

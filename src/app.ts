@@ -12,6 +12,7 @@ import { acceptRawBodies } from './edge/json-body.ts';
 import { sendProblem } from './edge/problem-reply.ts';
 import { ToolError } from './errors/tool-error.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
+import { commandsRoute } from './http/commands-route.ts';
 import { discoveryRoutes } from './http/discovery.ts';
 import { frameworkErrorAnswer, registerErrorHandling } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
@@ -134,7 +135,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   acceptRawBodies(app);
   registerErrorHandling(app, () => baseUrl);
-  for (const routes of [healthRoutes, openApiRoute, toolsRoute, keysRoutes, mcpRoutes, discoveryRoutes, siteRoutes]) {
+  for (const routes of [healthRoutes, openApiRoute, toolsRoute, keysRoutes, commandsRoute, mcpRoutes, discoveryRoutes, siteRoutes]) {
     void app.register(routes, { services });
   }
   void app.register(oauthRoutes, { services, oauth, masterKey: options.masterKey });

@@ -5,6 +5,7 @@ import { localKeyInvalidation, redisKeyInvalidation } from './access/key-invalid
 import { SCOPES } from './access/scopes.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { IMPORT_USAGE, ImportUsageError, parseImportArgs, runImport } from './import/command.ts';
+import { runOwnerCommand } from './commands/remote.ts';
 import { CreateKeyInput } from './schema/api-key.ts';
 import { openConfiguredDatabase, startServer } from './server.ts';
 import { retireSigningKey, rotateSigningKey } from './ucp/signing-keys.ts';
@@ -20,10 +21,14 @@ const USAGE = `Usage: butik <command>
   import <dir|file.csv>… [--currency CODE] [--category SLUG] [--dry-run]
                                           load products, stock, discounts, shipping rates, promotions and
                                           customers from CSV files (butik import --help)
+  oauth list                              applications connected over OAuth, with their grants and live tokens
+  oauth revoke CLIENT_ID                  disconnect an application: its client, grants and tokens are deleted
+  oauth revoke --grant GRANT_ID           end one grant and every token issued under it
   signing-keys rotate                     UCP: sign webhooks with a new key; the old ones stay published
   signing-keys retire KID                 UCP: stop publishing a key once no signature made with it matters
 
-Configuration comes from the environment (README, "Configuration").`;
+Configuration comes from the environment (README, "Configuration"). While a server holds the embedded
+database, "oauth" commands run through that server (with the master key from the data directory).`;
 
 async function serve(): Promise<void> {
   const server = await startServer(loadConfig());
@@ -163,6 +168,29 @@ async function signingKeys(args: string[]): Promise<void> {
   }
 }
 
+function readOAuthFlags(args: string[]) {
+  try {
+    return parseArgs({ args, allowPositionals: true, options: { grant: { type: 'string' } } });
+  } catch (error) {
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+  }
+}
+
+/** `oauth list|revoke`: the owner's view of connected applications, also while `serve` holds the database. */
+async function oauth(args: string[]): Promise<void> {
+  const [action, ...rest] = args;
+  const { values, positionals } = readOAuthFlags(rest);
+  const [clientId] = positionals;
+  const invocation = action === 'list' ? { name: 'oauth.list', input: {} }
+    : action === 'revoke' && values.grant ? { name: 'oauth.revoke-grant', input: { grantId: values.grant } }
+      : action === 'revoke' && clientId ? { name: 'oauth.revoke-client', input: { clientId } }
+        : undefined;
+  if (!invocation) throw new UsageError(action === 'revoke' ? 'Give the client id or --grant GRANT_ID: butik oauth revoke CLIENT_ID' : USAGE);
+  const config = loadConfig();
+  const result = await runOwnerCommand(config, invocation.name, invocation.input, () => openConfiguredDatabase(config));
+  console.log(JSON.stringify(result, null, 2));
+}
+
 async function importFiles(args: string[]): Promise<void> {
   if (args.includes('--help')) {
     console.log(IMPORT_USAGE);
@@ -208,6 +236,8 @@ export async function main(argv: string[]): Promise<void> {
         return await importFiles(args);
       case 'signing-keys':
         return await signingKeys(args);
+      case 'oauth':
+        return await oauth(args);
       case undefined:
       case 'help':
       case '--help':

@@ -3,6 +3,7 @@ import { resolveMasterKey } from './access/master-key.ts';
 import { listenUrl, resolveBaseUrl } from './config.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { recordServerAddress } from './db/data-dir-lock.ts';
 import { errorForLog } from './db/errors.ts';
 import type { Database } from './db/client.ts';
 import { seedDemoStore } from './seed/demo.ts';
@@ -68,6 +69,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     purgeIdempotencyKeys(database.db, new Date()).catch((error: unknown) => app.log.warn({ err: errorForLog(error) }, 'idempotency purge failed'));
   }, PURGE_INTERVAL_MS);
   purge.unref();
+  // The embedded directory is this process's alone: CLI commands refused it go through this server instead.
+  const forgetAddress = database.kind === 'pglite' ? recordServerAddress(config.dataDir, listenUrl(localHost(config.host), port)) : () => {};
   app.log.info({ url: app.butik.baseUrl, port, database: database.kind, rateLimits: app.butik.gate.limiter.store() }, 'butik listening');
   let closing: Promise<void> | undefined;
   return {
@@ -77,9 +80,16 @@ export async function startServer(config: Config): Promise<RunningServer> {
     masterKeySource: master.generatedAt ?? 'BUTIK_MASTER_KEY',
     close: () => {
       clearInterval(purge);
+      forgetAddress();
       return (closing ??= closeWithin(app, config.shutdownGraceMs).then(() => database.close()));
     },
   };
+}
+
+/** A CLI on this machine reaches a server that listens on every address through loopback. */
+function localHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  return host === '::' ? '::1' : host;
 }
 
 /**

@@ -7,6 +7,13 @@ export type Actor =
   | { kind: 'cli' }
   | { kind: 'key'; keyId: string; name: string; scopes: ReadonlySet<Scope> };
 
+/** An OAuth grant acts as a key whose id carries this prefix (oauth/server.ts): its scopes were ticked at consent. */
+export const OAUTH_KEY_PREFIX = 'oauth:';
+
+export function isOAuthGrant(actor: Actor): boolean {
+  return actor.kind === 'key' && actor.keyId.startsWith(OAUTH_KEY_PREFIX);
+}
+
 export function hasScope(actor: Actor, scope: Scope): boolean {
   switch (actor.kind) {
     case 'master':

@@ -24,9 +24,13 @@ function limited(state: RateLimitState, rate: RateLimitState[]): Admission {
 /**
  * Rate limits and authentication for one request, shared by REST, MCP and the key routes.
  * The preauth policy is counted before the key lookup, so a flood of invented keys never reaches
- * the database. CONTRACT §5.
+ * the database. `audience` is the protected resource the route serves, if any: only there are
+ * OAuth access tokens granted for it accepted.
  */
-export async function admit(gate: Gate, request: { ip: string; authorization: string | undefined }): Promise<Admission> {
+export async function admit(
+  gate: Gate,
+  request: { ip: string; authorization: string | undefined; audience?: string },
+): Promise<Admission> {
   const credentials = readCredentials(request.authorization);
   if (credentials.kind === 'none') {
     const anon = await gate.limiter.consume('anon', request.ip);
@@ -35,7 +39,7 @@ export async function admit(gate: Gate, request: { ip: string; authorization: st
   }
   const preauth = await gate.limiter.consume('preauth', request.ip);
   if (preauth.exceeded) return limited(preauth, [preauth]);
-  const auth = await gate.authenticator.authenticate(credentials.token);
+  const auth = await gate.authenticator.authenticate(credentials.token, { audience: request.audience });
   if (!auth.ok) {
     return { ok: false, rate: [preauth], error: new ToolError('unauthorized', auth.detail, { invalidToken: true }) };
   }

@@ -29,8 +29,15 @@ export function readCredentials(header: string | undefined): Credentials {
   return { kind: 'bearer', token: (match[1] ?? '').trim() };
 }
 
+/**
+ * Where a credential is presented. An OAuth access token is accepted only by the protected resource it was
+ * granted for (its audience, RFC 8707); everywhere else (no audience) it is no credential at all, and is
+ * answered exactly as any other unknown token.
+ */
+export type Presentation = { audience?: string };
+
 export type Authenticator = {
-  authenticate(token: string): Promise<Authentication>;
+  authenticate(token: string, presentation?: Presentation): Promise<Authentication>;
   /**
    * Drops what the cache knows about a key, here and (through `invalidation`) on every other instance, so a
    * rotation or revocation takes effect at once. Without a shared channel, other instances see it when their
@@ -64,8 +71,11 @@ export function createAuthenticator(options: {
   clock: () => Date;
   log: Log;
   cacheTtlMs?: number;
-  /** OAuth access tokens (issue 12 C): undefined when the token is not one, then it is tried as an API key. */
-  verifyOAuthToken?: (token: string) => Promise<Authentication | undefined>;
+  /**
+   * OAuth access tokens, checked against the audience of the place they are presented at: undefined when the
+   * token is not one, then it is tried as an API key.
+   */
+  verifyOAuthToken?: (token: string, audience: string) => Promise<Authentication | undefined>;
   invalidation?: KeyInvalidation;
 }): Authenticator {
   const masterHash = Buffer.from(hashSecret(options.masterKey), 'hex');
@@ -107,12 +117,13 @@ export function createAuthenticator(options: {
   }
 
   return {
-    async authenticate(token) {
+    async authenticate(token, presentation = {}) {
       if (!token) return { ok: false, detail: 'The Authorization header names Bearer but carries no key.' };
       const hash = hashSecret(token);
       if (timingSafeEqual(Buffer.from(hash, 'hex'), masterHash)) return { ok: true, actor: { kind: 'master' } };
-      if (!KEY_PATTERN.test(token)) {
-        const viaOAuth = await options.verifyOAuthToken?.(token);
+      const { audience } = presentation;
+      if (!KEY_PATTERN.test(token) && audience !== undefined) {
+        const viaOAuth = await options.verifyOAuthToken?.(token, audience);
         if (viaOAuth) return viaOAuth;
       }
       // A token of the wrong shape cannot be a key: answer without touching the database.

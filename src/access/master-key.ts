@@ -21,3 +21,15 @@ export function resolveMasterKey(configured: string | undefined, dataDir: string
   chmodSync(path, 0o600);
   return { key, generatedAt: path };
 }
+
+/**
+ * The master key without making one: BUTIK_MASTER_KEY, or the file a server generated. A CLI command that goes
+ * through the running server authenticates with it.
+ */
+export function readMasterKey(configured: string | undefined, dataDir: string): string | undefined {
+  if (configured) return configured;
+  const path = resolve(join(dataDir, 'master.key'));
+  if (!existsSync(path)) return undefined;
+  const key = readFileSync(path, 'utf8').trim();
+  return key.length >= 32 ? key : undefined;
+}

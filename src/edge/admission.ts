@@ -13,6 +13,8 @@ export type AdmitOptions = {
   headers?: Record<string, string>;
   /** Lets a route add to a refusal before it is sent (MCP names its OAuth metadata on a 401). */
   refusal?: (error: ToolError) => ToolError;
+  /** The protected resource (URL) this route serves: OAuth tokens granted for it are accepted here, no others. */
+  audience?: string;
 };
 
 /**
@@ -25,7 +27,7 @@ export async function admitRequest(
   reply: FastifyReply,
   options: AdmitOptions = {},
 ): Promise<Admitted | undefined> {
-  const admission = await admit(services.gate, { ip: request.ip, authorization: request.headers.authorization });
+  const admission = await admit(services.gate, { ip: request.ip, authorization: request.headers.authorization, audience: options.audience });
   const headers = { ...options.headers, ...rateLimitHeaders(admission.rate, services.config.rateWindowSeconds) };
   if (admission.ok) return { actor: admission.actor, headers };
   const error = options.refusal ? options.refusal(admission.error) : admission.error;

@@ -10,7 +10,7 @@ import { assertJsonDepth } from '../edge/json-body.ts';
 import { sendProblem } from '../edge/problem-reply.ts';
 import { asToolError } from '../errors/to-problem.ts';
 import { ToolError } from '../errors/tool-error.ts';
-import { resourceMetadataUrl } from '../oauth/routes.ts';
+import { resourceMetadataUrl, resourceUrl } from '../oauth/resources.ts';
 import type { RoutePlugin } from '../services.ts';
 import { corsHeaders, isAllowedOrigin, preflightHeaders } from './origin.ts';
 import { createMcpServer } from './server.ts';
@@ -47,6 +47,7 @@ export const mcpRoutes: RoutePlugin = async (app, { services }) => {
     const admitted = await admitRequest(services, request, reply, {
       headers: cors,
       refusal: (error) => withResourceMetadata(error, services.baseUrl),
+      audience: resourceUrl(services.baseUrl, MCP_PATH),
     });
     if (!admitted) return reply;
     const { actor, headers } = admitted;

@@ -1,7 +1,9 @@
-import { TOOL_SCOPES } from '../access/scopes.ts';
 import type { Scope } from '../access/scopes.ts';
 import { STYLESHEET_PATH } from '../site/document.ts';
 import { html } from '../edge/html/template.ts';
+import type { Html } from '../edge/html/template.ts';
+import { isPlainWebOrigin } from './registration.ts';
+import { SCOPE_EXPLANATIONS, SCOPE_GROUPS, preTicked } from './scope-groups.ts';
 
 /**
  * Like the public pages: no script, styles from here only, and the page may not be framed (clickjacking the
@@ -15,12 +17,17 @@ export function consentPolicy(redirectUri: string | undefined): string {
     + `form-action 'self'${redirectSource(redirectUri)}; frame-ancestors 'none'`;
 }
 
-/** The CSP source of a redirect URI: its origin, or its scheme for an app's private-use scheme (RFC 8252). */
-function redirectSource(redirectUri: string | undefined): string {
-  if (!redirectUri || !URL.canParse(redirectUri)) return '';
-  const url = new URL(redirectUri);
-  if (url.protocol === 'http:' || url.protocol === 'https:') return ` ${url.origin}`;
-  return /^[a-z][a-z0-9+.-]*:$/i.test(url.protocol) ? ` ${url.protocol}` : '';
+const PRIVATE_SCHEME = /^[a-z][a-z0-9+.-]*:$/;
+
+/**
+ * The CSP source of a redirect URI: its origin, or its scheme for an app's private-use scheme (RFC 8252).
+ * The URI comes from a client, so only a source of the exact expected shape is written into the header.
+ */
+export function redirectSource(redirectUri: string | undefined): string {
+  const url = redirectUri === undefined ? null : URL.parse(redirectUri);
+  if (!url) return '';
+  if (url.protocol === 'http:' || url.protocol === 'https:') return isPlainWebOrigin(url.origin) ? ` ${url.origin}` : '';
+  return PRIVATE_SCHEME.test(url.protocol) ? ` ${url.protocol}` : '';
 }
 
 export type ConsentView = {
@@ -33,11 +40,19 @@ export type ConsentView = {
   error?: string;
 };
 
+function scopeGroups(requested: readonly Scope[]): Html[] {
+  const ticked = preTicked(requested);
+  return SCOPE_GROUPS.map((group) => html`<fieldset class="consent-${group.name}">
+<legend>${group.title}</legend>
+<p>${group.explanation}</p>
+<ul>${group.scopes.map((scope) => html`<li><label><input type="checkbox" name="scope" value="${scope}"${
+    ticked.has(scope) ? html` checked` : ''}> <code>${scope}</code></label> ${SCOPE_EXPLANATIONS[scope]}</li>`)}</ul>
+</fieldset>
+`);
+}
+
 /** The owner's consent page: who asks, for which scopes; approve needs the master key. */
 export function renderConsentPage(view: ConsentView): string {
-  const requested = new Set<Scope>(view.requested);
-  const checkboxes = TOOL_SCOPES.map((scope) => html`<li><label><input type="checkbox" name="scope" value="${scope}"${
-    requested.has(scope) ? html` checked` : ''}> <code>${scope}</code></label></li>`);
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -53,15 +68,33 @@ export function renderConsentPage(view: ConsentView): string {
 ${view.error ? html`<p role="alert"><strong>${view.error}</strong></p>` : ''}
 <p>The application <strong>${view.clientName}</strong>${view.clientUri ? html` (<code>${view.clientUri}</code>)` : ''}
 asks to use this shop's tools on your behalf. After approval you are sent back to <code>${view.redirectUri}</code>.</p>
+<p>Reading is ticked where the application asked for it; tick each change it may make yourself.</p>
 <form method="post" action="/oauth/consent/${view.uid}">
-<fieldset>
-<legend>Scopes to grant</legend>
-<ul>${checkboxes}</ul>
-</fieldset>
-<p><label>Master key <input type="password" name="masterKey" autocomplete="current-password"></label></p>
+${scopeGroups(view.requested)}
+<p><label>Master key <input type="password" name="masterKey" autocomplete="off"></label></p>
 <p><button class="button button-primary" type="submit" name="decision" value="approve">Approve</button>
 <button class="button button-secondary" type="submit" name="decision" value="deny">Deny</button></p>
 </form>
+</main>
+</body>
+</html>
+`.value;
+}
+
+/** The page for a consent that cannot go on: expired, already answered, or ended after wrong master keys. */
+export function renderEndedPage(heading: string, text: string): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${heading}</title>
+<link rel="stylesheet" href="${STYLESHEET_PATH}">
+</head>
+<body>
+<main class="wrap consent">
+<h1>${heading}</h1>
+<p>${text}</p>
 </main>
 </body>
 </html>

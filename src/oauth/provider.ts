@@ -3,26 +3,24 @@ import type { Configuration } from 'oidc-provider';
 import type { Db } from '../db/client.ts';
 import { TOOL_SCOPES } from '../access/scopes.ts';
 import { adapterFor } from './adapter.ts';
+import { renderEndedPage } from './consent-page.ts';
+import { resourceUrl, resourceUrls } from './resources.ts';
 import { loadSecrets } from './secrets.ts';
 
 /** Where oidc-provider's endpoints live; the issuer itself is BASE_URL so its metadata sits at the root. */
 export const OAUTH_PREFIX = '/oauth';
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
-/** The one protected resource (RFC 8707): tokens are minted for, and only accepted by, the MCP endpoint. */
-export function mcpResource(baseUrl: string): string {
-  return `${baseUrl}/api/mcp`;
-}
 
 export const OWNER_ACCOUNT = 'owner';
 
 /**
  * The authorization server of the MCP authorization spec: authorization code + PKCE S256 only, public clients
- * registered dynamically (RFC 7591), resource indicators binding every access token to /api/mcp, rotating
+ * registered dynamically (RFC 7591), resource indicators binding every access token to one MCP endpoint, rotating
  * refresh tokens and revocation (RFC 7009). The owner logs in and consents on Butik's own page (interactions).
  */
 export async function createProvider(options: { db: Db; baseUrl: string; trustProxy: boolean }): Promise<Provider> {
   const secrets = await loadSecrets(options.db);
-  const resource = mcpResource(options.baseUrl);
+  const resources = resourceUrls(options.baseUrl);
   const configuration: Configuration = {
     adapter: adapterFor(options.db),
     jwks: { keys: [secrets.signingKey] },
@@ -41,15 +39,20 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
     },
     features: {
       devInteractions: { enabled: false },
-      registration: { enabled: true },
+      // No registration access token: clients cannot read or change their registration later (RFC 7592 is
+      // off), so it would be one more stored secret with no use.
+      registration: { enabled: true, issueRegistrationAccessToken: false },
+      // MCP clients never sign the owner out; without it, there is no logout page to frame or to forge.
+      rpInitiatedLogout: { enabled: false },
       revocation: { enabled: true },
       resourceIndicators: {
         enabled: true,
-        defaultResource: () => resource,
+        // A client that names no resource gets the anonymous-friendly MCP endpoint's.
+        defaultResource: () => resourceUrl(options.baseUrl, '/api/mcp'),
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator) => {
-          if (indicator !== resource) throw new errors.InvalidTarget(`the only resource here is ${resource}`);
-          return { scope: TOOL_SCOPES.join(' '), audience: resource, accessTokenFormat: 'opaque', accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS };
+          if (!resources.includes(indicator)) throw new errors.InvalidTarget(`the resources here are ${resources.join(', ')}`);
+          return { scope: TOOL_SCOPES.join(' '), audience: indicator, accessTokenFormat: 'opaque', accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS };
         },
       },
     },
@@ -70,6 +73,12 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
     },
     interactions: { url: (_ctx, interaction) => `${OAUTH_PREFIX}/consent/${interaction.uid}` },
     findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
+    // The provider's own error page, in the shop's look and under its headers (routes.ts): no inline style.
+    renderError: (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = renderEndedPage('This authorization cannot go on',
+        `${out.error}${out.error_description ? `: ${out.error_description}` : ''}. Start connecting again from the application.`);
+    },
     // Rotating refresh tokens for public clients (OAuth 2.1 §4.3.1): every use returns a new one.
     rotateRefreshToken: true,
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),

@@ -1,43 +1,68 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { hashSecret } from '../access/api-keys.ts';
-import { Scope, TOOL_SCOPES } from '../access/scopes.ts';
-import { consentPolicy, renderConsentPage } from './consent-page.ts';
-import type { ConsentView } from './consent-page.ts';
-import { OAUTH_PREFIX, OWNER_ACCOUNT, mcpResource } from './provider.ts';
+import { rateLimitHeaders } from '../access/rate-limit.ts';
+import { TOOL_SCOPES } from '../access/scopes.ts';
+import { errorForLog } from '../db/errors.ts';
+import { sendProblem } from '../edge/problem-reply.ts';
+import { ToolError } from '../errors/tool-error.ts';
+import { sweepExpiredRecords } from './adapter.ts';
+import { renderEndedPage } from './consent-page.ts';
+import { consentRoutes } from './consent-routes.ts';
+import { OAUTH_PREFIX } from './provider.ts';
+import { REGISTRATION_BODY_LIMIT, checkRegistration } from './registration.ts';
+import { PROTECTED_RESOURCE_PATHS, resourceUrl } from './resources.ts';
+import type { ResourcePath } from './resources.ts';
 import type { Services } from '../services.ts';
 import type { OAuthServer } from './server.ts';
 
-const HTML = 'text/html; charset=utf-8';
+/**
+ * The headers of the site's pages, for every answer oidc-provider writes itself (its error page and JSON):
+ * no script but the provider's own hashed inline one, nothing framed, nothing sniffed.
+ */
+const PROVIDER_HEADERS = {
+  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; base-uri 'none'; "
+    + "form-action 'self'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
 
-/** RFC 9728 metadata of the MCP endpoint; its address is what 401s advertise in WWW-Authenticate. */
-export function resourceMetadataUrl(baseUrl: string): string {
-  return `${baseUrl}/.well-known/oauth-protected-resource/api/mcp`;
-}
+/** Expired records are swept at most this often per instance, piggybacked on registrations. */
+const SWEEP_INTERVAL_MS = 60_000;
 
 /** Hands a request to oidc-provider (Koa): Fastify lets go of the reply, the provider answers on the raw one. */
 async function delegate(oauth: OAuthServer, request: FastifyRequest, reply: FastifyReply, url?: string): Promise<void> {
   const provider = await oauth.provider();
   reply.hijack();
+  for (const [name, value] of Object.entries({ ...PROVIDER_HEADERS, ...reply.getHeaders() })) {
+    if (value !== undefined) reply.raw.setHeader(name, value);
+  }
   // Fastify read the body as text already (json-body.ts); oidc-provider parses it from req.body then.
   Object.assign(request.raw, { body: typeof request.body === 'string' ? request.body : undefined });
   if (url) request.raw.url = url;
   await provider.callback()(request.raw, reply.raw);
 }
 
-function sendHtml(reply: FastifyReply, status: number, body: string, redirectUri?: string): FastifyReply {
-  return reply.code(status).header('content-type', HTML).header('cache-control', 'no-store')
-    .header('x-content-type-options', 'nosniff').header('content-security-policy', consentPolicy(redirectUri)).send(body);
+/** RFC 7591 errors are JSON of their own, not problem+json: registration clients read `error`. */
+function registrationError(reply: FastifyReply, status: number, body: { error: string; error_description: string }): FastifyReply {
+  return reply.code(status).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(body);
+}
+
+/**
+ * Only the query response mode: form_post would answer with a page whose form posts to the client, which the
+ * provider pages' form-action forbids, and no MCP client asks for it.
+ */
+function responseModeOf(request: FastifyRequest): string | null {
+  const query = new URLSearchParams(request.url.split('?')[1] ?? '');
+  const form = request.method === 'POST' && typeof request.body === 'string' ? new URLSearchParams(request.body) : undefined;
+  return query.get('response_mode') ?? form?.get('response_mode') ?? null;
 }
 
 type OAuthRouteOptions = { services: Services; oauth: OAuthServer; masterKey: string };
 
 export const oauthRoutes: FastifyPluginAsync<OAuthRouteOptions> = async (app, { services, oauth, masterKey }) => {
-  const masterHash = Buffer.from(hashSecret(masterKey), 'hex');
-  const resourceMetadata = async () => {
+  const resourceMetadata = (path: ResourcePath) => () => {
     const baseUrl = services.baseUrl;
     return {
-      resource: mcpResource(baseUrl),
+      resource: resourceUrl(baseUrl, path),
       authorization_servers: [baseUrl],
       scopes_supported: [...TOOL_SCOPES],
       bearer_methods_supported: ['header'],
@@ -45,81 +70,60 @@ export const oauthRoutes: FastifyPluginAsync<OAuthRouteOptions> = async (app, { 
       resource_documentation: `${baseUrl}/docs`,
     };
   };
-  app.get('/.well-known/oauth-protected-resource', resourceMetadata);
-  app.get('/.well-known/oauth-protected-resource/api/mcp', resourceMetadata);
+  app.get('/.well-known/oauth-protected-resource', resourceMetadata('/api/mcp'));
+  for (const path of PROTECTED_RESOURCE_PATHS) app.get(`/.well-known/oauth-protected-resource${path}`, resourceMetadata(path));
   // RFC 8414 and OpenID discovery name the same document; oidc-provider serves it under the OpenID name.
   for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
     app.get(path, (request, reply) => delegate(oauth, request, reply, '/.well-known/openid-configuration'));
   }
-  app.all(`${OAUTH_PREFIX}/*`, (request, reply) => delegate(oauth, request, reply));
 
-  async function consentView(request: FastifyRequest, reply: FastifyReply, error?: string): Promise<ConsentView> {
-    const provider = await oauth.provider();
-    const details = await provider.interactionDetails(request.raw, reply.raw);
-    const clientId = String(details.params.client_id ?? '');
-    const client = await provider.Client.find(clientId);
-    const requested = String(details.params.scope ?? '').split(' ').flatMap((scope) => {
-      const parsed = Scope.safeParse(scope);
-      return parsed.success ? [parsed.data] : [];
-    });
-    return {
-      uid: details.uid,
-      clientName: client?.clientName ?? clientId,
-      clientUri: client?.clientUri,
-      redirectUri: String(details.params.redirect_uri ?? ''),
-      requested,
-      ...(error ? { error } : {}),
-    };
-  }
-
-  app.get<{ Params: { uid: string } }>(`${OAUTH_PREFIX}/consent/:uid`, async (request, reply) => {
-    const view = await consentView(request, reply).catch(() => undefined);
-    if (!view || view.uid !== request.params.uid) return sendHtml(reply, 400, expiredPage());
-    return sendHtml(reply, 200, renderConsentPage(view), view.redirectUri);
-  });
-
-  app.post<{ Params: { uid: string } }>(`${OAUTH_PREFIX}/consent/:uid`, async (request, reply) => {
-    // CSRF: the form posts only from this origin (the interaction cookie is SameSite=Lax as well).
-    const origin = request.headers.origin;
-    if (origin !== undefined && origin !== new URL(services.baseUrl).origin) return sendHtml(reply, 403, expiredPage());
-    const view = await consentView(request, reply).catch(() => undefined);
-    if (!view || view.uid !== request.params.uid) return sendHtml(reply, 400, expiredPage());
-    const form = new URLSearchParams(typeof request.body === 'string' ? request.body : '');
-    const provider = await oauth.provider();
-    if (form.get('decision') !== 'approve') {
-      reply.hijack();
-      await provider.interactionFinished(request.raw, reply.raw,
-        { error: 'access_denied', error_description: 'The shop owner denied the request.' });
-      return reply;
+  // Registration, authorization, tokens and consent are open to anyone: each request counts under the
+  // anonymous policy of its IP (the consent's master key additionally under preauth, consent-routes.ts).
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith(`${OAUTH_PREFIX}/`)) return;
+    const state = await services.gate.limiter.consume('anon', request.ip);
+    const headers = rateLimitHeaders([state], services.config.rateWindowSeconds);
+    if (state.exceeded) {
+      return sendProblem(reply, new ToolError('rate_limited', `Rate limit "anon" of ${state.quota} requests per window exceeded; `
+        + `retry in ${headers['retry-after'] ?? '1'} s.`, { retryAfter: Number(headers['retry-after'] ?? 1) }), services.baseUrl, headers);
     }
-    const given = Buffer.from(hashSecret(form.get('masterKey') ?? ''), 'hex');
-    if (!timingSafeEqual(given, masterHash)) return sendHtml(reply, 401, renderConsentPage({ ...view, error: 'Wrong master key.' }), view.redirectUri);
-    const chosen = form.getAll('scope').flatMap((scope) => {
-      const parsed = Scope.safeParse(scope);
-      return parsed.success ? [parsed.data] : [];
-    });
-    const grant = new provider.Grant({ accountId: OWNER_ACCOUNT, clientId: String((await provider.interactionDetails(request.raw, reply.raw)).params.client_id) });
-    const resource = mcpResource(services.baseUrl);
-    grant.addResourceScope(resource, chosen.join(' '));
-    // Requested but unticked scopes are refused explicitly, so the token carries fewer scopes instead of the
-    // provider asking for consent again.
-    const refused = view.requested.filter((scope) => !chosen.includes(scope));
-    if (refused.length > 0) grant.rejectResourceScope(resource, refused.join(' '));
-    // The same names are OpenID-level scopes to the provider as well (provider.ts), so they are granted there too.
-    // openid and offline_access (asked for by clients that want refresh tokens) come with any approval.
-    const requestedRaw = String((await provider.interactionDetails(request.raw, reply.raw)).params.scope ?? '').split(' ');
-    const protocolScopes = requestedRaw.filter((scope) => scope === 'openid' || scope === 'offline_access');
-    grant.addOIDCScope([...protocolScopes, ...chosen].join(' '));
-    if (refused.length > 0) grant.rejectOIDCScope(refused.join(' '));
-    const grantId = await grant.save();
-    reply.hijack();
-    await provider.interactionFinished(request.raw, reply.raw,
-      { login: { accountId: OWNER_ACCOUNT }, consent: { grantId } }, { mergeWithLastSubmission: false });
-    return reply;
+    reply.headers(headers);
   });
-};
 
-function expiredPage(): string {
-  return '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Request expired</title></head><body><main>'
-    + '<h1>This authorization request has expired</h1><p>Start connecting again from the application.</p></main></body></html>';
-}
+  let lastSweep = 0;
+  app.post(`${OAUTH_PREFIX}/register`, {
+    bodyLimit: REGISTRATION_BODY_LIMIT,
+    errorHandler: (error, _request, reply) => {
+      if (error.statusCode !== 413) throw error;
+      return registrationError(reply, 413, {
+        error: 'invalid_client_metadata', error_description: `The registration is larger than ${REGISTRATION_BODY_LIMIT} bytes.`,
+      });
+    },
+  }, async (request, reply) => {
+    const refused = checkRegistration(typeof request.body === 'string' ? request.body : '');
+    if (refused) return registrationError(reply, 400, refused);
+    const now = Date.now();
+    if (now - lastSweep > SWEEP_INTERVAL_MS) {
+      lastSweep = now;
+      await sweepExpiredRecords(services.runtime.db, new Date(now))
+        .catch((error: unknown) => request.log.warn({ err: errorForLog(error) }, 'OAuth record sweep failed'));
+    }
+    return delegate(oauth, request, reply);
+  });
+
+  app.route({
+    method: ['GET', 'POST'],
+    url: `${OAUTH_PREFIX}/authorize`,
+    handler: (request, reply) => {
+      const mode = responseModeOf(request);
+      if (mode !== null && mode !== 'query') {
+        return reply.code(400).headers(PROVIDER_HEADERS).header('content-type', 'text/html; charset=utf-8')
+          .send(renderEndedPage('This authorization cannot go on', 'Only response_mode=query is supported here.'));
+      }
+      return delegate(oauth, request, reply);
+    },
+  });
+
+  app.all(`${OAUTH_PREFIX}/*`, (request, reply) => delegate(oauth, request, reply));
+  await app.register(consentRoutes, { services, oauth, masterKey });
+};

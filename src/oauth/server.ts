@@ -1,8 +1,9 @@
 import type Provider from 'oidc-provider';
+import { OAUTH_KEY_PREFIX } from '../access/actor.ts';
 import type { Actor } from '../access/actor.ts';
 import { Scope } from '../access/scopes.ts';
 import type { Db } from '../db/client.ts';
-import { createProvider, mcpResource } from './provider.ts';
+import { createProvider } from './provider.ts';
 
 export type TokenCheck =
   | { ok: true; actor: Actor }
@@ -11,8 +12,11 @@ export type TokenCheck =
 export type OAuthServer = {
   /** Built on first use: the issuer is BASE_URL, known only once the server listens. */
   provider(): Promise<Provider>;
-  /** undefined when the token is no OAuth access token at all (then it may still be an API key). */
-  verify(token: string): Promise<TokenCheck | undefined>;
+  /**
+   * Checks an access token presented to the protected resource `audience`; undefined when the token is no OAuth
+   * access token at all (then it may still be an API key).
+   */
+  verify(token: string, audience: string): Promise<TokenCheck | undefined>;
 };
 
 /** oidc-provider's opaque access tokens: 43 base64url characters (256 bits). */
@@ -26,14 +30,14 @@ export function createOAuthServer(options: { db: Db; baseUrl: () => string; trus
   };
   return {
     provider,
-    async verify(token) {
+    async verify(token, audience) {
       if (!OPAQUE_TOKEN.test(token)) return undefined;
       const { AccessToken, Client } = await provider();
       // find() answers nothing for an unknown, expired, or revoked token (revocation deletes the row).
       const found = await AccessToken.find(token);
       if (!found) return { ok: false, detail: 'The OAuth access token is not known, has expired or was revoked.' };
       // RFC 8707: a token minted for another resource must not be accepted here.
-      if (found.aud !== mcpResource(options.baseUrl())) {
+      if (found.aud !== audience) {
         return { ok: false, detail: 'The OAuth access token was issued for another resource.' };
       }
       const client = found.clientId ? await Client.find(found.clientId) : undefined;
@@ -42,10 +46,10 @@ export function createOAuthServer(options: { db: Db; baseUrl: () => string; trus
         const parsed = Scope.safeParse(scope);
         return parsed.success ? [parsed.data] : [];
       }));
-      // An OAuth grant acts as an API key with the granted scopes (issue 12 C): same rate-limit policy, keyed
-      // by grant; the audit actor names the client.
+      // An OAuth grant acts as an API key with the granted scopes: same rate-limit policy, keyed by grant; the
+      // audit actor names the client.
       const name = `oauth:${client.clientName ?? client.clientId}`;
-      return { ok: true, actor: { kind: 'key', keyId: `oauth:${found.grantId ?? found.jti}`, name, scopes } };
+      return { ok: true, actor: { kind: 'key', keyId: `${OAUTH_KEY_PREFIX}${found.grantId ?? found.jti}`, name, scopes } };
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { hasScope } from '../access/actor.ts';
+import { hasScope, isOAuthGrant } from '../access/actor.ts';
 import { appendAudit } from '../access/audit-log.ts';
 import type { Actor } from '../access/actor.ts';
 import type { Db } from '../db/client.ts';
@@ -38,7 +38,12 @@ export function authorizeTool(tool: AnyTool, actor: Actor): void {
     throw new ToolError('unauthorized', `${tool.name} needs an API key with scope ${tool.scope}.`);
   }
   if (!hasScope(actor, tool.scope)) {
-    throw new ToolError('insufficient_scope', `${tool.name} needs scope ${tool.scope}, which this key does not hold.`, {
+    // A connected application cannot get a new key; its owner grants the scope by connecting it again.
+    const detail = isOAuthGrant(actor)
+      ? `${tool.name} needs scope ${tool.scope}, which this connection was not granted: connect the application again `
+        + `and have the shop owner tick ${tool.scope} on the consent page.`
+      : `${tool.name} needs scope ${tool.scope}, which this key does not hold.`;
+    throw new ToolError('insufficient_scope', detail, {
       scope: tool.scope,
     });
   }

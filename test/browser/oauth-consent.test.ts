@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASTER_KEY, createTestApp } from '../helpers/app.ts';
+import { callMcp } from '../helpers/oauth.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { MISSING, launchChromium, screenshot } from './chromium.ts';
 
@@ -43,12 +44,13 @@ async function registerClient(): Promise<string> {
 }
 
 describe.skipIf(MISSING)('OAuth consent in a browser', () => {
-  it('lets the owner narrow the scopes and approve with the master key; the token holds exactly those', async () => {
+  it('ticks only the read scopes asked for, lets the owner narrow or widen them and approve with the master key; the token holds exactly those', async () => {
     if (!browser) throw new Error('no browser');
     const clientId = await registerClient();
     const verifier = randomBytes(32).toString('base64url');
     const query = new URLSearchParams({
-      response_type: 'code', client_id: clientId, redirect_uri: CALLBACK, scope: 'orders:read catalog:read discounts:read',
+      response_type: 'code', client_id: clientId, redirect_uri: CALLBACK,
+      scope: 'orders:read catalog:read discounts:read orders:write settings:write audit:revert',
       code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
       state: 'browser', resource: `${base}/api/mcp`,
     });
@@ -64,7 +66,13 @@ describe.skipIf(MISSING)('OAuth consent in a browser', () => {
     try {
       await page.goto(`${base}/oauth/authorize?${query}`);
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Connect Chat Connector?');
+      // Least privilege: reading is ticked as asked, changing is opt-in and grouped.
+      expect(await page.locator('legend').allTextContents()).toEqual(['Read', 'Write', 'Administration']);
+      for (const scope of ['orders:read', 'catalog:read', 'discounts:read']) expect(await page.getByLabel(scope).isChecked(), scope).toBe(true);
+      for (const scope of ['orders:write', 'settings:write', 'audit:revert']) expect(await page.getByLabel(scope).isChecked(), scope).toBe(false);
+      expect(await page.getByLabel('Master key').getAttribute('autocomplete')).toBe('off');
       await page.getByLabel('discounts:read').uncheck();
+      await page.getByLabel('orders:write').check();
       await page.getByLabel('Master key').fill(MASTER_KEY);
       await screenshot(page, 'oauth-consent');
       await page.getByRole('button', { name: 'Approve' }).click();
@@ -85,11 +93,10 @@ describe.skipIf(MISSING)('OAuth consent in a browser', () => {
       }),
     });
     const token = (await exchanged.json()) as { access_token: string; scope: string };
-    expect(token.scope.split(' ').sort()).toEqual(['catalog:read', 'orders:read']);
-    const call = (tool: string) => fetch(`${base}/api/v1/tools/${tool}`, {
-      method: 'POST', headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' }, body: '{}',
-    });
-    expect((await call('orders.list')).status).toBe(200);
-    expect((await call('discounts.list')).status).toBe(403);
+    expect(token.scope.split(' ').sort()).toEqual(['catalog:read', 'orders:read', 'orders:write']);
+    // The token works where it was granted, /api/mcp, with exactly the ticked scopes.
+    const listed = await callMcp(base, token.access_token, 'orders.list');
+    expect(listed.body.result.structuredContent).toBeDefined();
+    expect((await callMcp(base, token.access_token, 'discounts.list')).body.error.message).toContain('discounts:read');
   });
 });

@@ -1,10 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
+import { hashSecret } from '../../src/access/api-keys.ts';
 import { oauthRecords } from '../../src/db/schema.ts';
 import { MASTER_KEY, createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
+import { CALLBACK, answerConsent, callMcp, callTool, issueToken, openConsent, tokens } from '../helpers/oauth.ts';
 
 let t: TestApp;
 let base: string;
@@ -16,72 +17,6 @@ beforeAll(async () => {
   t.app.setBaseUrl(base);
 });
 afterAll(async () => t.close());
-
-/** A tiny cookie jar: the authorization server keeps its interaction state in cookies. */
-function jar() {
-  const cookies = new Map<string, string>();
-  return {
-    store(response: Response) {
-      for (const line of response.headers.getSetCookie()) {
-        const [pair] = line.split(';');
-        const [name, value] = (pair ?? '').split('=');
-        if (name) cookies.set(name.trim(), value ?? '');
-      }
-    },
-    header: () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
-  };
-}
-
-async function authorize(scopes: string[], approve: { key: string; scopes: string[] }) {
-  const registered = await fetch(`${base}/oauth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'Test <Chat>', redirect_uris: ['http://127.0.0.1:9/callback'], token_endpoint_auth_method: 'none' }),
-  });
-  expect(registered.status, await registered.clone().text()).toBe(201);
-  const client = await registered.json() as { client_id: string };
-  const verifier = randomBytes(32).toString('base64url');
-  const challenge = createHash('sha256').update(verifier).digest('base64url');
-  const query = new URLSearchParams({
-    response_type: 'code', client_id: client.client_id, redirect_uri: 'http://127.0.0.1:9/callback',
-    scope: scopes.join(' '), code_challenge: challenge, code_challenge_method: 'S256', state: 'xyz',
-    resource: `${base}/api/mcp`,
-  });
-  const cookies = jar();
-  let response = await fetch(`${base}/oauth/authorize?${query}`, { redirect: 'manual' });
-  cookies.store(response);
-  const consentUrl = new URL(response.headers.get('location') ?? '', base);
-  response = await fetch(consentUrl, { headers: { cookie: cookies.header() } });
-  const page = await response.text();
-  expect(page).toContain('Test &lt;Chat&gt;');
-  expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
-  const form = new URLSearchParams({ decision: 'approve', masterKey: approve.key });
-  for (const scope of approve.scopes) form.append('scope', scope);
-  response = await fetch(consentUrl, {
-    method: 'POST', redirect: 'manual', body: form,
-    headers: { cookie: cookies.header(), 'content-type': 'application/x-www-form-urlencoded' },
-  });
-  // The provider resumes the authorization, which then redirects to the client with the code.
-  for (let hops = 0; hops < 5 && response.status >= 300 && response.status < 400; hops += 1) {
-    cookies.store(response);
-    const next = new URL(response.headers.get('location') ?? '', base);
-    if (next.origin !== base) return { client, verifier, callback: next };
-    response = await fetch(next, { redirect: 'manual', headers: { cookie: cookies.header() } });
-  }
-  return { client, verifier, callback: undefined, status: response.status, body: await response.text() };
-}
-
-async function tokens(body: Record<string, string>) {
-  const response = await fetch(`${base}/oauth/token`, { method: 'POST', body: new URLSearchParams(body) });
-  return { status: response.status, body: await response.json() as Record<string, string> };
-}
-
-async function callTool(token: string, tool: string) {
-  const response = await fetch(`${base}/api/v1/tools/${tool}`, {
-    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}',
-  });
-  return { status: response.status, challenge: response.headers.get('www-authenticate'), body: await response.json() as Record<string, unknown> };
-}
 
 describe('OAuth 2.1 for MCP connectors', () => {
   it('publishes protected resource metadata and advertises it on 401', async () => {
@@ -98,64 +33,61 @@ describe('OAuth 2.1 for MCP connectors', () => {
     expect(mcp.headers.get('www-authenticate'))
       .toBe(`Bearer realm="butik", error="invalid_token", resource_metadata="${base}/.well-known/oauth-protected-resource/api/mcp"`);
     // REST answers exactly as CONTRACT §4 says.
-    const denied = await callTool('not-a-token', 'orders.list');
+    const denied = await callTool(base, 'not-a-token', 'orders.list');
     expect(denied.status).toBe(401);
     expect(denied.challenge).toBe('Bearer realm="butik", error="invalid_token"');
   });
 
   it('runs code + PKCE, grants only the approved scopes, refreshes and revokes', async () => {
-    const flow = await authorize(['orders:read', 'catalog:read'], { key: MASTER_KEY, scopes: ['orders:read'] });
+    const consent = await openConsent(base, ['orders:read', 'catalog:read']);
+    const page = await fetch(consent.consentUrl, { headers: { cookie: consent.cookies.header() } });
+    expect(await page.text()).toContain('Test &lt;Chat&gt;');
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const flow = await answerConsent(base, consent, { key: MASTER_KEY, scopes: ['orders:read'] });
     expect(flow.callback?.searchParams.get('state'), JSON.stringify(flow)).toBe('xyz');
-    const code = flow.callback?.searchParams.get('code') ?? '';
-    const issued = await tokens({
-      grant_type: 'authorization_code', code, code_verifier: flow.verifier, client_id: flow.client.client_id,
-      redirect_uri: 'http://127.0.0.1:9/callback', resource: `${base}/api/mcp`,
+    const issued = await tokens(base, {
+      grant_type: 'authorization_code', code: flow.callback?.searchParams.get('code') ?? '', code_verifier: consent.verifier,
+      client_id: consent.client.client_id, redirect_uri: CALLBACK, resource: `${base}/api/mcp`,
     });
     expect(issued.status).toBe(200);
     expect(issued.body.scope).toBe('orders:read');
     const access = issued.body.access_token ?? '';
-    expect((await callTool(access, 'orders.list')).status).toBe(200);
-    const forbidden = await callTool(access, 'discounts.list');
-    expect(forbidden.status).toBe(403);
+    expect((await callMcp(base, access, 'orders.list')).body.result.structuredContent).toBeDefined();
+    const forbidden = await callMcp(base, access, 'discounts.list');
+    expect(forbidden.body.error.message).toContain('discounts:read');
 
-    const refreshed = await tokens({ grant_type: 'refresh_token', refresh_token: issued.body.refresh_token ?? '', client_id: flow.client.client_id });
+    const refreshed = await tokens(base, { grant_type: 'refresh_token', refresh_token: issued.body.refresh_token ?? '', client_id: consent.client.client_id });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.refresh_token).not.toBe(issued.body.refresh_token);
     const renewed = refreshed.body.access_token ?? '';
-    expect((await callTool(renewed, 'orders.list')).status).toBe(200);
+    expect((await callMcp(base, renewed, 'orders.list')).body.result.structuredContent).toBeDefined();
 
     const revoked = await fetch(`${base}/oauth/revoke`, {
-      method: 'POST', body: new URLSearchParams({ token: renewed, client_id: flow.client.client_id }),
+      method: 'POST', body: new URLSearchParams({ token: renewed, client_id: consent.client.client_id }),
     });
     expect(revoked.status).toBe(200);
-    const after = await callTool(renewed, 'orders.list');
+    const after = await callMcp(base, renewed, 'orders.list');
     expect(after.status).toBe(401);
     expect(after.body.code).toBe('unauthorized');
   });
 
   it('answers 401 to expired and wrong-audience tokens', async () => {
-    const flow = await authorize(['orders:read'], { key: MASTER_KEY, scopes: ['orders:read'] });
-    const issued = await tokens({
-      grant_type: 'authorization_code', code: flow.callback?.searchParams.get('code') ?? '', code_verifier: flow.verifier,
-      client_id: flow.client.client_id, redirect_uri: 'http://127.0.0.1:9/callback', resource: `${base}/api/mcp`,
-    });
-    const access = issued.body.access_token ?? '';
-    expect((await callTool(access, 'orders.list')).status).toBe(200);
+    const { accessToken } = await issueToken(base, ['orders:read'], MASTER_KEY);
+    expect((await callMcp(base, accessToken, 'orders.list')).status).toBe(200);
+    const stored = and(eq(oauthRecords.model, 'AccessToken'), eq(oauthRecords.id, hashSecret(accessToken)));
     await t.database.db.update(oauthRecords)
-      .set({ payload: sql`jsonb_set(${oauthRecords.payload}, '{aud}', '"https://elsewhere.example/api/mcp"')` })
-      .where(and(eq(oauthRecords.model, 'AccessToken'), eq(oauthRecords.id, access)));
-    const foreign = await callTool(access, 'orders.list');
+      .set({ payload: sql`jsonb_set(${oauthRecords.payload}, '{aud}', '"https://elsewhere.example/api/mcp"')` }).where(stored);
+    const foreign = await callMcp(base, accessToken, 'orders.list');
     expect(foreign.status).toBe(401);
     expect(foreign.body.detail).toContain('another resource');
-    await t.database.db.update(oauthRecords).set({ expiresAt: new Date(Date.now() - 1000) })
-      .where(and(eq(oauthRecords.model, 'AccessToken'), eq(oauthRecords.id, access)));
-    const expired = await callTool(access, 'orders.list');
+    await t.database.db.update(oauthRecords).set({ expiresAt: new Date(Date.now() - 1000) }).where(stored);
+    const expired = await callMcp(base, accessToken, 'orders.list');
     expect(expired.status).toBe(401);
     expect(expired.challenge).toContain('error="invalid_token"');
   });
 
   it('refuses the consent with a wrong master key', async () => {
-    const flow = await authorize(['orders:read'], { key: 'wrong', scopes: ['orders:read'] });
+    const flow = await answerConsent(base, await openConsent(base, ['orders:read']), { key: 'wrong', scopes: ['orders:read'] });
     expect(flow.callback).toBeUndefined();
     expect(flow.status).toBe(401);
     expect(flow.body).toContain('Wrong master key');

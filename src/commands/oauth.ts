@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { listConnections, revokeClient, revokeGrant } from '../oauth/grants.ts';
+import { defineCommand } from './command.ts';
+
+const Id = z.string().trim().min(1).max(200);
+
+export const oauthCommands = [
+  defineCommand({
+    name: 'oauth.list',
+    input: z.strictObject({}),
+    run: (db, _input, now) => listConnections(db, now),
+  }),
+  defineCommand({
+    name: 'oauth.revoke-client',
+    input: z.strictObject({ clientId: Id }),
+    run: (db, input) => revokeClient(db, input.clientId),
+  }),
+  defineCommand({
+    name: 'oauth.revoke-grant',
+    input: z.strictObject({ grantId: Id }),
+    run: (db, input) => revokeGrant(db, input.grantId),
+  }),
+];

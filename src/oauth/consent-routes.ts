@@ -1,0 +1,122 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { hashSecret } from '../access/api-keys.ts';
+import { retryAfterSeconds } from '../access/rate-limit.ts';
+import { Scope } from '../access/scopes.ts';
+import { MAX_CONSENT_FAILURES, countConsentFailure } from './consent-attempts.ts';
+import { consentPolicy, renderConsentPage, renderEndedPage } from './consent-page.ts';
+import type { ConsentView } from './consent-page.ts';
+import { OAUTH_PREFIX, OWNER_ACCOUNT } from './provider.ts';
+import { resourceUrl, resourceUrls } from './resources.ts';
+import type { Services } from '../services.ts';
+import type { OAuthServer } from './server.ts';
+
+const HTML = 'text/html; charset=utf-8';
+const ENDED = ['This authorization request has expired', 'Start connecting again from the application.'] as const;
+
+function sendHtml(reply: FastifyReply, status: number, body: string, redirectUri?: string): FastifyReply {
+  return reply.code(status).header('content-type', HTML).header('cache-control', 'no-store')
+    .header('x-content-type-options', 'nosniff').header('content-security-policy', consentPolicy(redirectUri)).send(body);
+}
+
+function scopesIn(values: readonly string[]): Scope[] {
+  return values.flatMap((scope) => {
+    const parsed = Scope.safeParse(scope);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+type ConsentRouteOptions = { services: Services; oauth: OAuthServer; masterKey: string };
+
+/**
+ * The owner's side of an authorization: the consent page, and its answer. Approving takes the master key, so
+ * every attempt is counted as a guess under the pre-authentication rate limit before the key is compared, and
+ * an interaction ends after MAX_CONSENT_FAILURES wrong keys.
+ */
+export const consentRoutes: FastifyPluginAsync<ConsentRouteOptions> = async (app, { services, oauth, masterKey }) => {
+  const masterHash = Buffer.from(hashSecret(masterKey), 'hex');
+
+  async function consentState(request: FastifyRequest, reply: FastifyReply) {
+    const provider = await oauth.provider();
+    const details = await provider.interactionDetails(request.raw, reply.raw);
+    const client = await provider.Client.find(String(details.params.client_id ?? ''));
+    if (!client) return undefined;
+    const requestedRaw = String(details.params.scope ?? '').split(' ');
+    const view: ConsentView = {
+      uid: details.uid,
+      clientName: client.clientName ?? client.clientId,
+      clientUri: client.clientUri,
+      redirectUri: String(details.params.redirect_uri ?? ''),
+      requested: scopesIn(requestedRaw),
+    };
+    // The token is for the resource the client named (RFC 8707), else the default MCP endpoint's.
+    const named = details.params.resource;
+    const resource = typeof named === 'string' ? named : resourceUrl(services.baseUrl, '/api/mcp');
+    if (!resourceUrls(services.baseUrl).includes(resource)) return undefined;
+    return { provider, details, client, view, resource, requestedRaw };
+  }
+
+  app.get<{ Params: { uid: string } }>(`${OAUTH_PREFIX}/consent/:uid`, async (request, reply) => {
+    const state = await consentState(request, reply).catch(() => undefined);
+    if (!state || state.view.uid !== request.params.uid) return sendHtml(reply, 400, renderEndedPage(...ENDED));
+    return sendHtml(reply, 200, renderConsentPage(state.view), state.view.redirectUri);
+  });
+
+  app.post<{ Params: { uid: string } }>(`${OAUTH_PREFIX}/consent/:uid`, async (request, reply) => {
+    // CSRF: the form posts only from this origin (the interaction cookie is SameSite=Lax as well).
+    const origin = request.headers.origin;
+    if (origin !== undefined && origin !== new URL(services.baseUrl).origin) return sendHtml(reply, 403, renderEndedPage(...ENDED));
+    const state = await consentState(request, reply).catch(() => undefined);
+    if (!state || state.view.uid !== request.params.uid) return sendHtml(reply, 400, renderEndedPage(...ENDED));
+    const { provider, details, view, resource, requestedRaw } = state;
+    const form = new URLSearchParams(typeof request.body === 'string' ? request.body : '');
+    if (form.get('decision') !== 'approve') {
+      reply.hijack();
+      await provider.interactionFinished(request.raw, reply.raw,
+        { error: 'access_denied', error_description: 'The shop owner denied the request.' });
+      return reply;
+    }
+
+    // A master key is a credential like a Bearer token: the guess is counted before it is compared.
+    const limiter = services.gate.limiter;
+    const counted = await limiter.consume('preauth', request.ip);
+    if (counted.exceeded) {
+      const wait = retryAfterSeconds([counted]);
+      reply.header('retry-after', String(wait));
+      return sendHtml(reply, 429, renderConsentPage({ ...view, error: `Too many attempts from your address; try again in ${wait} s.` }),
+        view.redirectUri);
+    }
+    const given = Buffer.from(hashSecret(form.get('masterKey') ?? ''), 'hex');
+    if (!timingSafeEqual(given, masterHash)) {
+      const failures = await countConsentFailure(services.runtime.db, details.uid, new Date(details.exp * 1000));
+      if (failures >= MAX_CONSENT_FAILURES) {
+        reply.hijack();
+        await provider.interactionFinished(request.raw, reply.raw,
+          { error: 'access_denied', error_description: 'The master key was wrong too many times.' });
+        return reply;
+      }
+      const left = MAX_CONSENT_FAILURES - failures;
+      return sendHtml(reply, 401, renderConsentPage({ ...view, error: `Wrong master key. ${left} attempt${left === 1 ? '' : 's'} left.` }),
+        view.redirectUri);
+    }
+    await limiter.reward('preauth', request.ip, counted);
+
+    const chosen = scopesIn(form.getAll('scope'));
+    const grant = new provider.Grant({ accountId: OWNER_ACCOUNT, clientId: String(details.params.client_id) });
+    grant.addResourceScope(resource, chosen.join(' '));
+    // Requested but unticked scopes are refused explicitly, so the token carries fewer scopes instead of the
+    // provider asking for consent again.
+    const refused = view.requested.filter((scope) => !chosen.includes(scope));
+    if (refused.length > 0) grant.rejectResourceScope(resource, refused.join(' '));
+    // The same names are OpenID-level scopes to the provider as well (provider.ts), so they are granted there too.
+    // openid and offline_access (asked for by clients that want refresh tokens) come with any approval.
+    const protocolScopes = requestedRaw.filter((scope) => scope === 'openid' || scope === 'offline_access');
+    grant.addOIDCScope([...protocolScopes, ...chosen].join(' '));
+    if (refused.length > 0) grant.rejectOIDCScope(refused.join(' '));
+    const grantId = await grant.save();
+    reply.hijack();
+    await provider.interactionFinished(request.raw, reply.raw,
+      { login: { accountId: OWNER_ACCOUNT }, consent: { grantId } }, { mergeWithLastSubmission: false });
+    return reply;
+  });
+};

@@ -1,0 +1,24 @@
+/**
+ * The protected resources (RFC 8707, RFC 9728) this authorization server mints tokens for: each an MCP
+ * endpoint, by path under BASE_URL. A token's audience is the one resource it was granted for, and only the
+ * route serving that resource accepts it. Serving a new resource is one more path here, plus the route
+ * passing its own resource URL as the audience when it admits a request.
+ */
+export const PROTECTED_RESOURCE_PATHS = ['/api/mcp'] as const;
+
+export type ResourcePath = (typeof PROTECTED_RESOURCE_PATHS)[number];
+
+/** The resource indicator (and token audience) of one protected resource. */
+export function resourceUrl(baseUrl: string, path: ResourcePath): string {
+  return `${baseUrl}${path}`;
+}
+
+/** Every resource indicator a client may ask for. */
+export function resourceUrls(baseUrl: string): string[] {
+  return PROTECTED_RESOURCE_PATHS.map((path) => resourceUrl(baseUrl, path));
+}
+
+/** The RFC 9728 metadata document of one resource; its address is what that resource's 401s advertise. */
+export function resourceMetadataUrl(baseUrl: string, path: ResourcePath = '/api/mcp'): string {
+  return `${baseUrl}/.well-known/oauth-protected-resource${path}`;
+}
