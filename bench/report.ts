@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckoutAudit } from './checkout.ts';
+import type { EmbeddedFootprint } from './embedded-footprint.ts';
 import { HISTOGRAM_BOUNDS_MS } from './latency.ts';
 import type { LoadResult } from './load-types.ts';
 
@@ -9,6 +10,8 @@ export type ScenarioResult = {
   label: string;
   butik?: LoadResult;
   baseline?: LoadResult;
+  /** The same requests on a bare Fastify app with the same statement (products.get). */
+  fastify?: LoadResult;
   /** Why the scenario did not run (a tool or endpoint another issue delivers). */
   notAvailable?: string;
 };
@@ -20,7 +23,7 @@ export type BenchResult = {
   scenarios: ScenarioResult[];
   /** Cost ratios are "how many times the cost of"; throughput ratios are "times the req/s of". */
   ratios: Record<string, number | null>;
-  halfRate?: { rate: number; butik: LoadResult };
+  halfRate?: { rate: number; butik: LoadResult; baseline?: LoadResult };
   oneClient?: { butik: LoadResult };
   checkout?: {
     result?: LoadResult;
@@ -37,6 +40,8 @@ export type BenchResult = {
     cartCpuMsPerOrder?: number;
     notAvailable?: string;
   };
+  /** The embedded default (PGlite) with the demo shop and with the 20,000-product catalog. */
+  embedded?: EmbeddedFootprint[];
   footprint?: { idleRssMb?: number; loadedRssMb?: number; loadS?: number; coldStartMs?: number; toolsListBytes?: number };
   targets: Target[];
   errors: string[];
@@ -71,10 +76,14 @@ export function markdown(result: BenchResult): string {
     }
     const r = ratio(s.butik, s.baseline);
     lines.push(`| ${s.label} | ${cell(s.butik).join(' | ')} | ${cell(s.baseline).join(' | ')} | ${r === null ? '–' : `${r}×`} |`);
+    if (s.fastify) {
+      const f = ratio(s.butik, s.fastify);
+      lines.push(`| ${s.label}: bare Fastify as the baseline | ${cell(s.butik).join(' | ')} | ${cell(s.fastify).join(' | ')} | ${f === null ? '–' : `${f}×`} |`);
+    }
   }
   if (result.halfRate) {
     const h = result.halfRate;
-    lines.push(`| search with q at ${h.rate} req/s (half the max) | ${cell(h.butik).join(' | ')} | | | | | | |`);
+    lines.push(`| search with q at ${h.rate} req/s (half the max) | ${cell(h.butik).join(' | ')} | ${cell(h.baseline).join(' | ')} | |`);
   }
   if (result.oneClient) lines.push(`| search with q, one connection | ${cell(result.oneClient.butik).join(' | ')} | | | | | | |`);
   const checkout = result.checkout;
@@ -106,6 +115,7 @@ export function markdown(result: BenchResult): string {
   } else if (ucp?.notAvailable) {
     lines.push('', `UCP checkout: not available (${ucp.notAvailable}).`);
   }
+  lines.push(...embeddedTable(result));
   lines.push('', ...histogramTable(result));
   lines.push('', '| target | goal | measured | met |', '|---|---|---|---|');
   for (const t of result.targets) {
@@ -115,11 +125,27 @@ export function markdown(result: BenchResult): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The embedded database's footprint beside the PostgreSQL process's. */
+function embeddedTable(result: BenchResult): string[] {
+  const f = result.footprint;
+  const mb = (n: number | undefined) => (n === undefined ? '–' : String(n));
+  const lines = [
+    '', '| process | ready ms | idle RSS MB | RSS MB after load | load s | req/s under load |', '|---|---:|---:|---:|---:|---|',
+    `| PostgreSQL, ${String(result.meta.products)} products | – | ${mb(f?.idleRssMb)} | ${mb(f?.loadedRssMb)} | ${mb(f?.loadS)} | the scenarios above |`,
+  ];
+  for (const e of result.embedded ?? []) {
+    const rps = Object.entries(e.rps).map(([name, n]) => `${name} ${n}`).join(', ');
+    lines.push(`| embedded, ${e.store} | ${e.readyMs} | ${mb(e.idleRssMb)} | ${mb(e.loadedRssMb)} | ${e.loadS} | ${rps} |`);
+  }
+  return lines;
+}
+
 /** Where each scenario's time went: the share of responses per latency bucket (issue 15: find the tail). */
 function histogramTable(result: BenchResult): string[] {
   const rows: Array<[string, LoadResult | undefined]> = [
     ...result.scenarios.map((s): [string, LoadResult | undefined] => [`${s.label} (Butik)`, s.butik]),
     ['search with q at half the max rate', result.halfRate?.butik],
+    ['search with q at half the max rate (baseline)', result.halfRate?.baseline],
     ['checkout requests', result.checkout?.result],
     ['UCP checkout requests', result.ucpCheckout?.result],
   ];

@@ -22,6 +22,9 @@ function images(product: CatalogProduct, i: number): string {
   })));
 }
 
+/** What seeding needs of a connection; node-postgres's client and PGlite both have it. */
+export type SqlClient = { query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }> };
+
 type Columns = {
   id: string[]; slug: string[]; name: string[]; description: string[]; brand: string[]; price: number[];
   stock: number[]; featured: boolean[]; frame: string[]; lens: Array<string | null>; images: string[];
@@ -67,14 +70,14 @@ const INSERT_PRODUCTS = `
  * Secondary indexes of a table (not those backing a primary key or unique constraint), as re-creatable DDL.
  * Bulk loads drop them and build them once at the end: far faster than maintaining GIN indexes row by row.
  */
-async function secondaryIndexes(client: pg.ClientBase, table: string): Promise<Array<{ name: string; ddl: string }>> {
-  const { rows } = await client.query<{ name: string; ddl: string }>(`
+async function secondaryIndexes(client: SqlClient, table: string): Promise<Array<{ name: string; ddl: string }>> {
+  const { rows } = await client.query(`
     select c.relname as name, pg_get_indexdef(i.indexrelid) as ddl
     from pg_index i join pg_class c on c.oid = i.indexrelid
     where i.indrelid = $1::regclass
       and not exists (select 1 from pg_constraint k where k.conindid = i.indexrelid)
     order by c.relname`, [table]);
-  return rows;
+  return rows as Array<{ name: string; ddl: string }>;
 }
 
 export type SeedOptions = { products: number; orders: number };
@@ -85,40 +88,45 @@ export async function seedCatalog(url: string, catalog: Catalog, options: SeedOp
   await client.connect();
   try {
     await client.query(`set maintenance_work_mem = '512MB'`);
-    await client.query('set synchronous_commit = off');
-    await client.query(`truncate table ucp_webhook_outbox, ucp_payment_actions, ucp_orders, ucp_checkout_sessions, order_items, orders, cart_items,
-      carts, products, categories, discounts, audit_entries, idempotency_keys, api_keys`);
-
-    const categoryIds = new Map(catalog.categories.map((c, i) => [c.slug, categoryId(i)]));
-    for (const [i, c] of catalog.categories.entries()) {
-      await client.query('insert into categories (id, slug, name, description) values ($1, $2, $3, $4)',
-        [categoryId(i), c.slug, c.name, `${c.name} (${c.en}) i alle former og farver.`]);
-    }
-
-    const dropped = await secondaryIndexes(client, 'products');
-    for (const index of dropped) await client.query(`drop index "${index.name}"`);
-    const bar = progressBar('products', options.products);
-    for (let from = 0; from < options.products; from += BATCH) {
-      const to = Math.min(options.products, from + BATCH);
-      const c = columnsFor(catalog, categoryIds, from, to);
-      await client.query(INSERT_PRODUCTS, [c.id, c.slug, c.name, c.description, c.brand, c.price, c.stock, c.featured,
-        c.frame, c.lens, c.images, c.category, c.attributes, c.created]);
-      bar.tick(to);
-    }
-    bar.done();
-    const indexBar = progressBar('product indexes', dropped.length);
-    for (const [n, index] of dropped.entries()) {
-      await client.query(index.ddl);
-      indexBar.tick(n + 1);
-    }
-    indexBar.done(dropped.map((index) => index.name).join(', '));
-
-    if (options.orders > 0) await seedOrders(client, options);
-    // Sets hint bits and the visibility map now, so the first timed requests do not pay for it.
-    await client.query('vacuum (analyze) products, categories, orders, order_items');
+    await fillCatalog(client, catalog, options);
   } finally {
     await client.end();
   }
+}
+
+/** The catalog (and orders) through a connection of either kind; the embedded footprint seeds PGlite with it. */
+export async function fillCatalog(client: SqlClient, catalog: Catalog, options: SeedOptions): Promise<void> {
+  await client.query('set synchronous_commit = off');
+  await client.query(`truncate table ucp_webhook_outbox, ucp_payment_actions, ucp_orders, ucp_checkout_sessions, order_items, orders, cart_items,
+    carts, products, categories, discounts, audit_entries, idempotency_keys, api_keys`);
+
+  const categoryIds = new Map(catalog.categories.map((c, i) => [c.slug, categoryId(i)]));
+  for (const [i, c] of catalog.categories.entries()) {
+    await client.query('insert into categories (id, slug, name, description) values ($1, $2, $3, $4)',
+      [categoryId(i), c.slug, c.name, `${c.name} (${c.en}) i alle former og farver.`]);
+  }
+
+  const dropped = await secondaryIndexes(client, 'products');
+  for (const index of dropped) await client.query(`drop index "${index.name}"`);
+  const bar = progressBar('products', options.products);
+  for (let from = 0; from < options.products; from += BATCH) {
+    const to = Math.min(options.products, from + BATCH);
+    const c = columnsFor(catalog, categoryIds, from, to);
+    await client.query(INSERT_PRODUCTS, [c.id, c.slug, c.name, c.description, c.brand, c.price, c.stock, c.featured,
+      c.frame, c.lens, c.images, c.category, c.attributes, c.created]);
+    bar.tick(to);
+  }
+  bar.done();
+  const indexBar = progressBar('product indexes', dropped.length);
+  for (const [n, index] of dropped.entries()) {
+    await client.query(index.ddl);
+    indexBar.tick(n + 1);
+  }
+  indexBar.done(dropped.map((index) => index.name).join(', '));
+
+  if (options.orders > 0) await seedOrders(client, options);
+  // Sets hint bits and the visibility map now, so the first timed requests do not pay for it.
+  await client.query('vacuum (analyze) products, categories, orders, order_items');
 }
 
 const ORDER_BATCH = 50_000;
@@ -128,7 +136,7 @@ const STATUSES = ['pending_payment', 'pending', 'paid', 'processing', 'shipped',
  * Orders with one to three items over two years from 50,000 customers; generated inside PostgreSQL
  * (no round trip per row). Item lines point at catalog products and carry their prices.
  */
-async function seedOrders(client: pg.ClientBase, options: SeedOptions): Promise<void> {
+async function seedOrders(client: SqlClient, options: SeedOptions): Promise<void> {
   const bar = progressBar('orders', options.orders);
   for (let from = 1; from <= options.orders; from += ORDER_BATCH) {
     const to = Math.min(options.orders, from + ORDER_BATCH - 1);

@@ -105,9 +105,12 @@ export async function startButik(
   return { url, pid: child.pid, masterKey, close, readyMs: Math.round(performance.now() - started) };
 }
 
-/** bench/baseline-server.ts as a child process; it prints {"port": N} once it listens. */
-export async function startBaseline(databaseUrl: string): Promise<RunningServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./baseline-server.ts', import.meta.url))], {
+/**
+ * A baseline server as a child process (bench/baseline-server.ts unless another is named); it prints
+ * {"port": N} once it listens.
+ */
+export async function startBaseline(databaseUrl: string, script = 'baseline-server.ts'): Promise<RunningServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`./${script}`, import.meta.url))], {
     cwd: REPO_ROOT,
     env: { ...process.env, DATABASE_URL: databaseUrl },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -20,6 +20,18 @@ const RateLimits = z
 /** Digits only: z.coerce.number() would read " " as 0 (a random port) and "1e3" or "0x50" as numbers. */
 const WholeNumber = z.string().trim().regex(/^\d+$/, 'expected a whole number').transform(Number);
 
+const SIZE_UNITS = { kB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 } as const;
+
+/** A size as PostgreSQL writes one: `64MB`, `512kB`, `1GB`. */
+const Size = z
+  .string()
+  .trim()
+  .regex(/^\d+\s*(kB|MB|GB)$/, 'expected a size such as 64MB, 512kB or 1GB')
+  .transform((value) => {
+    const [, amount = '0', unit = 'MB'] = /^(\d+)\s*(kB|MB|GB)$/.exec(value) ?? [];
+    return Number(amount) * SIZE_UNITS[unit as keyof typeof SIZE_UNITS];
+  });
+
 /** Every variable of CONTRACT §1 and §5; parsed once at start-up. */
 const Env = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -28,6 +40,7 @@ const Env = z.object({
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
   BUTIK_DATA_DIR: z.string().min(1).default('./.butik'),
   BUTIK_SEED: z.enum(['demo', 'none']).default('demo'),
+  BUTIK_EMBEDDED_MEMORY: Size.pipe(z.number().min(16 * 1024 ** 2, 'must be at least 16MB').max(64 * 1024 ** 3, 'must be at most 64GB')).optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
   BUTIK_REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'letters, digits and _ . : - only').default('butik'),
   BUTIK_MASTER_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -57,6 +70,8 @@ export type Config = {
   databaseUrl: string | undefined;
   dataDir: string;
   seed: 'demo' | 'none';
+  /** The embedded database's memory budget in bytes; undefined → its small-shop default. */
+  embeddedMemoryBytes: number | undefined;
   redisUrl: string | undefined;
   /** Prefix of every Redis key, so several deployments (or test runs) can share one Redis. */
   redisPrefix: string;
@@ -110,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     dataDir: e.BUTIK_DATA_DIR,
     seed: e.BUTIK_SEED,
+    embeddedMemoryBytes: e.BUTIK_EMBEDDED_MEMORY,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.BUTIK_REDIS_PREFIX,
     masterKey: e.BUTIK_MASTER_KEY,

@@ -26,6 +26,7 @@ export async function openConfiguredDatabase(config: Config): Promise<Database> 
     dataDir: config.dataDir,
     statementTimeoutMs: config.db.statementTimeoutMs,
     acquireTimeoutMs: config.db.acquireTimeoutMs,
+    embeddedMemoryBytes: config.embeddedMemoryBytes,
   });
   await database.migrate();
   if (database.kind === 'pglite') await releaseOrphanedClaims(database.db);

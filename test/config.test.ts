@@ -44,6 +44,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '', BUTIK_SEED: '', DATABASE_URL: '' })).toMatchObject({ port: 3000, seed: 'demo', databaseUrl: undefined });
   });
 
+  it('reads the embedded memory budget as a size in kB, MB or GB and leaves it unset by default', () => {
+    expect(loadConfig({}).embeddedMemoryBytes).toBeUndefined();
+    expect(loadConfig({ BUTIK_EMBEDDED_MEMORY: '256MB' }).embeddedMemoryBytes).toBe(256 * 1024 * 1024);
+    expect(loadConfig({ BUTIK_EMBEDDED_MEMORY: '1GB' }).embeddedMemoryBytes).toBe(1024 ** 3);
+    expect(loadConfig({ BUTIK_EMBEDDED_MEMORY: '32768kB' }).embeddedMemoryBytes).toBe(32 * 1024 * 1024);
+  });
+
   it('brackets an IPv6 host in the default base URL', () => {
     expect(resolveBaseUrl(loadConfig({ HOST: '::1' }), 8080)).toBe('http://[::1]:8080');
   });
@@ -66,6 +73,9 @@ describe('loadConfig', () => {
     ['BUTIK_UCP_MODE', 'on'],
     ['BUTIK_UCP_AUTH', 'token'],
     ['BUTIK_RATE_LIMITS', 'ucp:x'],
+    ['BUTIK_EMBEDDED_MEMORY', '64'],
+    ['BUTIK_EMBEDDED_MEMORY', '64mb'],
+    ['BUTIK_EMBEDDED_MEMORY', '8MB'],
   ];
   for (const [name, value] of bad) {
     it(`rejects ${name}=${JSON.stringify(value)} with a ConfigError naming ${name}`, () => {

@@ -10,6 +10,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.ts';
+import { chooseEngineCompiler, DEFAULT_EMBEDDED_MEMORY_BYTES, embeddedStartParams } from './embedded-settings.ts';
 import { describeConnectFailure } from './open-error.ts';
 import * as schema from './schema.ts';
 
@@ -48,6 +49,8 @@ export type DatabaseOptions = {
   acquireTimeoutMs?: number;
   /** Shown in pg_stat_activity; lets operators (and the fault tests) tell Butik's connections apart. */
   applicationName?: string;
+  /** PGlite only: the memory budget its buffers and work memory are derived from (embedded-settings.ts). */
+  embeddedMemoryBytes?: number;
 };
 
 const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
@@ -63,10 +66,12 @@ function findMigrationsFolder(from: string): string {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.url ? openPostgres(options.url, options) : openPglite(options.dataDir);
+  return options.url
+    ? openPostgres(options.url, options)
+    : openPglite(options.dataDir, options.embeddedMemoryBytes ?? DEFAULT_EMBEDDED_MEMORY_BYTES);
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+async function openPglite(dataDir: string | undefined, memoryBytes: number): Promise<Database> {
   let dir: string | undefined;
   let unlock = () => {};
   if (dataDir) {
@@ -77,7 +82,11 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   }
   let client: PGlite;
   try {
-    client = await PGlite.create(dir, { extensions: { pg_trgm } });
+    chooseEngineCompiler(memoryBytes);
+    client = await PGlite.create(dir, {
+      extensions: { pg_trgm },
+      startParams: embeddedStartParams(PGlite.defaultStartParams, memoryBytes),
+    });
   } catch (error) {
     unlock();
     throw error;

@@ -4,6 +4,7 @@ import { summarizeLatency } from '../../bench/latency.ts';
 import type { LoadResult } from '../../bench/load-types.ts';
 import { TARGETS, profileFor } from '../../bench/profiles.ts';
 import { markdown, ratio } from '../../bench/report.ts';
+import { targetsFor } from '../../bench/targets.ts';
 
 /** The benchmark harness's own logic; no timing happens in npm test (issue #7). */
 const result = (rps: number): LoadResult => ({
@@ -59,6 +60,26 @@ describe('bench harness', () => {
     expect(text).toContain('UCP checkout (create + complete), 50 concurrent platforms: 100 orders/s (400 orders; p50 1 ms, p99 3 ms); '
       + 'server CPU 8 ms per order against 6 ms for cart.create + cart.checkout; 3 refused for stock, 0 unexpected.');
     expect(TARGETS.ucpVsCart).toBe(3);
+  });
+
+  it('judges the paced p99, products.get and the embedded footprint against what the same run measured', () => {
+    const slower = { ...result(30), latency: { ...result(30).latency, p99: 30 } };
+    const bench = {
+      meta: { products: 20_000, durationS: 4, connections: 10, cpus: 2, loadAverage: '0.1 0.1 0.1' },
+      scenarios: [{ name: 'products_get', label: 'products.get (anonymous)', butik: result(900), baseline: result(1500), fastify: result(1000) }],
+      ratios: { getVsBaseline: 0.6, getVsFastify: 0.9, fastifyVsBaseline: 0.67 },
+      halfRate: { rate: 30, butik: slower, baseline: { ...slower, latency: { ...slower.latency, p99: 24 } } },
+      embedded: [{ store: 'demo shop', readyMs: 800, idleRssMb: 140, loadedRssMb: 260, loadS: 8, rps: { search_q: 400 } }],
+      targets: [], errors: [],
+    };
+    const targets = targetsFor(bench, profileFor({ quick: true }));
+    expect(targets).toContainEqual(expect.objectContaining({ name: 'search p99 at half the max rate vs the baseline paced alike', measured: '1.25× (30 ms against 24 ms)', met: true }));
+    expect(targets).toContainEqual(expect.objectContaining({ name: 'products.get req/s vs bare Fastify', met: true }));
+    expect(targets).toContainEqual(expect.objectContaining({ name: 'idle RSS (embedded, demo shop)', measured: '140 MB', met: true }));
+    expect(targets).toContainEqual(expect.objectContaining({ name: 'RSS after 8 s of load (embedded, demo shop)', measured: '260 MB', met: false }));
+    const text = markdown({ ...bench, targets });
+    expect(text).toContain('| embedded, demo shop | 800 | 140 | 260 | 8 | search_q 400 |');
+    expect(text).toContain('| products.get (anonymous): bare Fastify as the baseline | 900 | 1 | 2 | 3 | – | 1000 | 1 | 2 | 3 | – | 0.9× |');
   });
 
   it('generates a catalog in which all its search terms occur', () => {

@@ -1,0 +1,69 @@
+import { TARGETS } from './profiles.ts';
+import type { Profile } from './profiles.ts';
+import type { BenchResult, Target } from './report.ts';
+
+/** Every target of the run, each met, missed or not measured. */
+export function targetsFor(result: BenchResult, profile: Profile): Target[] {
+  const r = result.ratios;
+  const checkout = result.checkout?.result?.checkout;
+  const audit = result.checkout?.audit;
+  const search = result.scenarios.find((s) => s.name === 'search_q')?.butik;
+  const f = result.footprint;
+  const ucp = result.ucpCheckout;
+  const ucpVsCart = ucp?.cpuMsPerOrder !== undefined && ucp.cartCpuMsPerOrder ? Math.round((ucp.cpuMsPerOrder / ucp.cartCpuMsPerOrder) * 100) / 100 : null;
+  const met = (value: number | null | undefined, ok: (v: number) => boolean) => (value === null || value === undefined ? null : ok(value));
+  const fmt = (value: number | null | undefined, unit: string) => (value === null || value === undefined ? 'not measured' : `${value}${unit}`);
+  const halfRate = pacedP99(result);
+  const targets: Target[] = [
+    { name: 'search req/s vs baseline', target: `≥ ${TARGETS.searchVsBaseline}×`, measured: fmt(r.searchVsBaseline, '×'), met: met(r.searchVsBaseline, (v) => v >= TARGETS.searchVsBaseline) },
+    {
+      name: 'search p99 at half the max rate vs the baseline paced alike',
+      target: `≤ ${TARGETS.halfRateP99VsBaseline}×`,
+      measured: halfRate ? `${halfRate.ratio}× (${halfRate.butik} ms against ${halfRate.baseline} ms)` : 'not measured',
+      met: met(halfRate?.ratio, (v) => v <= TARGETS.halfRateP99VsBaseline),
+    },
+    { name: 'MCP call cost vs REST', target: `≤ ${TARGETS.mcpVsRest}×`, measured: fmt(r.mcpVsRest, '×'), met: met(r.mcpVsRest, (v) => v <= TARGETS.mcpVsRest) },
+    { name: 'authenticated call cost vs anonymous', target: `≤ ${TARGETS.authVsAnon}×`, measured: fmt(r.authVsAnon, '×'), met: met(r.authVsAnon, (v) => v <= TARGETS.authVsAnon) },
+    { name: 'checkout throughput, 50 clients', target: `≥ ${TARGETS.checkoutPerSecond} orders/s`, measured: fmt(checkout?.ordersPerSecond, ' orders/s'), met: met(checkout?.ordersPerSecond, (v) => v >= TARGETS.checkoutPerSecond) },
+    { name: 'checkout oversell', target: 'none', measured: audit ? `${audit.violations.length} violations` : 'not measured', met: audit ? audit.violations.length === 0 : null },
+    {
+      name: 'products.get req/s vs bare Fastify',
+      target: `≥ ${TARGETS.getVsFastify}×`,
+      measured: `${fmt(r.getVsFastify, '×')} (node:http: ${fmt(r.getVsBaseline, '×')}; Fastify vs node:http: ${fmt(r.fastifyVsBaseline, '×')})`,
+      met: met(r.getVsFastify, (v) => v >= TARGETS.getVsFastify),
+    },
+    { name: 'cold start to ready (embedded, existing data)', target: `≤ ${TARGETS.coldStartMs} ms`, measured: fmt(f?.coldStartMs, ' ms'), met: met(f?.coldStartMs, (v) => v <= TARGETS.coldStartMs) },
+    { name: 'idle RSS (PostgreSQL)', target: `≤ ${TARGETS.idleRssMb} MB`, measured: fmt(f?.idleRssMb, ' MB'), met: met(f?.idleRssMb, (v) => v <= TARGETS.idleRssMb) },
+    { name: `RSS after ${f?.loadS ?? '–'} s of load (PostgreSQL)`, target: `≤ ${TARGETS.loadedRssMb} MB`, measured: fmt(f?.loadedRssMb, ' MB'), met: met(f?.loadedRssMb, (v) => v <= TARGETS.loadedRssMb) },
+    ...(result.embedded ?? []).flatMap((e): Target[] => [
+      { name: `idle RSS (embedded, ${e.store})`, target: `≤ ${TARGETS.idleRssMb} MB`, measured: fmt(e.idleRssMb, ' MB'), met: met(e.idleRssMb, (v) => v <= TARGETS.idleRssMb) },
+      { name: `RSS after ${e.loadS} s of load (embedded, ${e.store})`, target: `≤ ${TARGETS.loadedRssMb} MB`, measured: fmt(e.loadedRssMb, ' MB'), met: met(e.loadedRssMb, (v) => v <= TARGETS.loadedRssMb) },
+    ]),
+    {
+      name: 'UCP checkout CPU per order vs cart.create + cart.checkout',
+      target: `≤ ${TARGETS.ucpVsCart}×`,
+      measured: fmt(ucpVsCart, '×'),
+      met: met(ucpVsCart, (v) => v <= TARGETS.ucpVsCart),
+    },
+    { name: 'MCP tools/list, all 48 tools', target: `≤ ${TARGETS.toolsListKb} KB`, measured: fmt(f?.toolsListBytes === undefined ? undefined : Math.round(f.toolsListBytes / 102.4) / 10, ' KB'), met: met(f?.toolsListBytes, (v) => v <= TARGETS.toolsListKb * 1024) },
+  ];
+  if (result.meta.busyBeforeStart === true) {
+    for (const target of targets) target.note = 'machine busy before the run';
+  }
+  if (profile.name === 'scale') {
+    const alone = result.oneClient?.butik.latency.p95;
+    targets.push(
+      { name: `search p95 at ${profile.products} products, one client`, target: `≤ ${TARGETS.scaleSearchP95Ms} ms`, measured: fmt(alone, ' ms'), met: met(alone, (v) => v <= TARGETS.scaleSearchP95Ms) },
+      { name: `search p95 at ${profile.products} products, ${profile.connections} connections (saturated)`, target: `≤ ${TARGETS.scaleSearchP95Ms} ms`, measured: fmt(search?.latency.p95, ' ms'), met: met(search?.latency.p95, (v) => v <= TARGETS.scaleSearchP95Ms) },
+    );
+  }
+  return targets;
+}
+
+/** Butik's and the baseline's p99 at the same pace, and their ratio. */
+function pacedP99(result: BenchResult): { butik: number; baseline: number; ratio: number } | undefined {
+  const butik = result.halfRate?.butik.latency.p99;
+  const baseline = result.halfRate?.baseline?.latency.p99;
+  if (butik === undefined || baseline === undefined || baseline === 0) return undefined;
+  return { butik, baseline, ratio: Math.round((butik / baseline) * 100) / 100 };
+}
