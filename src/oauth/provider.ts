@@ -8,21 +8,34 @@ import { loadSecrets } from './secrets.ts';
 /** Where oidc-provider's endpoints live; the issuer itself is BASE_URL so its metadata sits at the root. */
 export const OAUTH_PREFIX = '/oauth';
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
-/** The one protected resource (RFC 8707): tokens are minted for, and only accepted by, the MCP endpoint. */
-export function mcpResource(baseUrl: string): string {
-  return `${baseUrl}/api/mcp`;
+/**
+ * The protected resources (RFC 8707) of the MCP endpoints: /api/mcp, open to anonymous callers too, and the
+ * connector URL /api/mcp/connect, which always asks for sign-in. A token is minted for one of them.
+ */
+export const MCP_RESOURCE_PATHS = ['/api/mcp', '/api/mcp/connect'] as const;
+export type McpResourcePath = (typeof MCP_RESOURCE_PATHS)[number];
+
+export function mcpResource(baseUrl: string, path: McpResourcePath = '/api/mcp'): string {
+  return `${baseUrl}${path}`;
+}
+
+/** The resource a grant is for: the one the client asked for when it is ours, else the default. */
+export function requestedResource(baseUrl: string, asked: unknown): string {
+  const resources = MCP_RESOURCE_PATHS.map((path) => mcpResource(baseUrl, path));
+  return typeof asked === 'string' && resources.includes(asked) ? asked : mcpResource(baseUrl);
 }
 
 export const OWNER_ACCOUNT = 'owner';
 
 /**
  * The authorization server of the MCP authorization spec: authorization code + PKCE S256 only, public clients
- * registered dynamically (RFC 7591), resource indicators binding every access token to /api/mcp, rotating
+ * registered dynamically (RFC 7591), resource indicators binding every access token to one MCP endpoint, rotating
  * refresh tokens and revocation (RFC 7009). The owner logs in and consents on Butik's own page (interactions).
  */
 export async function createProvider(options: { db: Db; baseUrl: string; trustProxy: boolean }): Promise<Provider> {
   const secrets = await loadSecrets(options.db);
   const resource = mcpResource(options.baseUrl);
+  const resources = MCP_RESOURCE_PATHS.map((path) => mcpResource(options.baseUrl, path));
   const configuration: Configuration = {
     adapter: adapterFor(options.db),
     jwks: { keys: [secrets.signingKey] },
@@ -48,8 +61,8 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
         defaultResource: () => resource,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator) => {
-          if (indicator !== resource) throw new errors.InvalidTarget(`the only resource here is ${resource}`);
-          return { scope: TOOL_SCOPES.join(' '), audience: resource, accessTokenFormat: 'opaque', accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS };
+          if (!resources.includes(indicator)) throw new errors.InvalidTarget(`the resources here are ${resources.join(' and ')}`);
+          return { scope: TOOL_SCOPES.join(' '), audience: indicator, accessTokenFormat: 'opaque', accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS };
         },
       },
     },

@@ -4,15 +4,16 @@ import { hashSecret } from '../access/api-keys.ts';
 import { Scope, TOOL_SCOPES } from '../access/scopes.ts';
 import { consentPolicy, renderConsentPage } from './consent-page.ts';
 import type { ConsentView } from './consent-page.ts';
-import { OAUTH_PREFIX, OWNER_ACCOUNT, mcpResource } from './provider.ts';
+import { MCP_RESOURCE_PATHS, OAUTH_PREFIX, OWNER_ACCOUNT, mcpResource, requestedResource } from './provider.ts';
+import type { McpResourcePath } from './provider.ts';
 import type { Services } from '../services.ts';
 import type { OAuthServer } from './server.ts';
 
 const HTML = 'text/html; charset=utf-8';
 
-/** RFC 9728 metadata of the MCP endpoint; its address is what 401s advertise in WWW-Authenticate. */
-export function resourceMetadataUrl(baseUrl: string): string {
-  return `${baseUrl}/.well-known/oauth-protected-resource/api/mcp`;
+/** RFC 9728 metadata of an MCP endpoint; its address is what that endpoint's 401s advertise in WWW-Authenticate. */
+export function resourceMetadataUrl(baseUrl: string, path: McpResourcePath = '/api/mcp'): string {
+  return `${baseUrl}/.well-known/oauth-protected-resource${path}`;
 }
 
 /** Hands a request to oidc-provider (Koa): Fastify lets go of the reply, the provider answers on the raw one. */
@@ -34,10 +35,10 @@ type OAuthRouteOptions = { services: Services; oauth: OAuthServer; masterKey: st
 
 export const oauthRoutes: FastifyPluginAsync<OAuthRouteOptions> = async (app, { services, oauth, masterKey }) => {
   const masterHash = Buffer.from(hashSecret(masterKey), 'hex');
-  const resourceMetadata = async () => {
+  const resourceMetadata = (path: McpResourcePath) => async () => {
     const baseUrl = services.baseUrl;
     return {
-      resource: mcpResource(baseUrl),
+      resource: mcpResource(baseUrl, path),
       authorization_servers: [baseUrl],
       scopes_supported: [...TOOL_SCOPES],
       bearer_methods_supported: ['header'],
@@ -45,8 +46,8 @@ export const oauthRoutes: FastifyPluginAsync<OAuthRouteOptions> = async (app, { 
       resource_documentation: `${baseUrl}/docs`,
     };
   };
-  app.get('/.well-known/oauth-protected-resource', resourceMetadata);
-  app.get('/.well-known/oauth-protected-resource/api/mcp', resourceMetadata);
+  app.get('/.well-known/oauth-protected-resource', resourceMetadata('/api/mcp'));
+  for (const path of MCP_RESOURCE_PATHS) app.get(`/.well-known/oauth-protected-resource${path}`, resourceMetadata(path));
   // RFC 8414 and OpenID discovery name the same document; oidc-provider serves it under the OpenID name.
   for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
     app.get(path, (request, reply) => delegate(oauth, request, reply, '/.well-known/openid-configuration'));
@@ -99,7 +100,8 @@ export const oauthRoutes: FastifyPluginAsync<OAuthRouteOptions> = async (app, { 
       return parsed.success ? [parsed.data] : [];
     });
     const grant = new provider.Grant({ accountId: OWNER_ACCOUNT, clientId: String((await provider.interactionDetails(request.raw, reply.raw)).params.client_id) });
-    const resource = mcpResource(services.baseUrl);
+    // The endpoint the client asked for (the connector URL or /api/mcp) is the audience of its token.
+    const resource = requestedResource(services.baseUrl, (await provider.interactionDetails(request.raw, reply.raw)).params.resource);
     grant.addResourceScope(resource, chosen.join(' '));
     // Requested but unticked scopes are refused explicitly, so the token carries fewer scopes instead of the
     // provider asking for consent again.

@@ -2,7 +2,7 @@ import type Provider from 'oidc-provider';
 import type { Actor } from '../access/actor.ts';
 import { Scope } from '../access/scopes.ts';
 import type { Db } from '../db/client.ts';
-import { createProvider, mcpResource } from './provider.ts';
+import { MCP_RESOURCE_PATHS, createProvider, mcpResource } from './provider.ts';
 
 export type TokenCheck =
   | { ok: true; actor: Actor }
@@ -33,7 +33,8 @@ export function createOAuthServer(options: { db: Db; baseUrl: () => string; trus
       const found = await AccessToken.find(token);
       if (!found) return { ok: false, detail: 'The OAuth access token is not known, has expired or was revoked.' };
       // RFC 8707: a token minted for another resource must not be accepted here.
-      if (found.aud !== mcpResource(options.baseUrl())) {
+      const audiences = MCP_RESOURCE_PATHS.map((path) => mcpResource(options.baseUrl(), path));
+      if (typeof found.aud !== 'string' || !audiences.includes(found.aud)) {
         return { ok: false, detail: 'The OAuth access token was issued for another resource.' };
       }
       const client = found.clientId ? await Client.find(found.clientId) : undefined;
