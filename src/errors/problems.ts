@@ -30,7 +30,7 @@ export const PROBLEMS = {
   insufficient_scope: {
     status: 403,
     title: 'API key lacks the required scope',
-    resolution: 'Use a key that holds the scope named in detail, or ask the shop operator to issue one. Do not retry with the same key.',
+    resolution: 'Use a key that holds the scope named in detail, or ask the shop operator to issue one; an OAuth host authorizes again asking for that scope (WWW-Authenticate names it). Do not retry with the same key or token.',
   },
   origin_not_allowed: {
     status: 403,
