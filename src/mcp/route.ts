@@ -20,7 +20,7 @@ export const MCP_PATH = '/api/mcp';
 export const CONNECTOR_PATH = '/api/mcp/connect';
 
 /**
- * The tools over MCP at two addresses (CONTRACT §6), and the server card. /api/mcp serves anonymous callers
+ * The tools over MCP at two addresses, and the server card. /api/mcp serves anonymous callers
  * the public tools; /api/mcp/connect answers them 401 with the RFC 9728 challenge, and a signed-in caller
  * that lacks a tool's scope 403 insufficient_scope, so a host steps the grant up instead of failing.
  */

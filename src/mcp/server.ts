@@ -84,11 +84,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * A call's outcome as an MCP tool result (CONTRACT §6, §11): success → structuredContent plus
- * the result as JSON text; failure → isError with the problem JSON as text and no structuredContent,
- * which SDK clients would otherwise validate against the output schema. Warnings go into structuredContent
- * as `warnings` (its output schema names the member) and, for hosts that read text only, into a text of their
- * own after the result's, so the first text stays exactly the result's JSON.
+ * A call's outcome as an MCP tool result: success → structuredContent (an object, so a result that is not
+ * one is wrapped as `{result}`) plus the result as JSON text; failure → isError with the problem JSON as text
+ * and no structuredContent, which SDK clients would otherwise validate against the output schema. Warnings go
+ * into structuredContent as `warnings` (its output schema names the member) and, for hosts that read text
+ * only, into a text of their own after the result's, so the first text stays exactly the result's JSON.
  */
 function toolResult(entry: McpTool, outcome: CallOutcome): CallToolResult {
   const meta = outcome.replayed ? { _meta: { [REPLAYED_META_KEY]: true } } : {};
