@@ -55,10 +55,10 @@ export async function runIdempotent<T extends StoredAnswer>(
     if (!existing) return runIdempotent(db, call, execute, restore);
     if (existing.tool !== call.tool || existing.requestHash !== hash) {
       throw new ToolError('idempotency_key_reused',
-        `Idempotency-Key "${call.key}" was first used for another request (${existing.tool} with a different body).`);
+        `The idempotency key "${call.key}" was first used for another request (${existing.tool} with different arguments).`);
     }
     if (existing.state === 'running' || existing.responseStatus === null || existing.responseBody === null) {
-      throw new ToolError('idempotency_key_in_use', `A request with Idempotency-Key "${call.key}" is still running.`, {
+      throw new ToolError('idempotency_key_in_use', `A request with the idempotency key "${call.key}" is still running.`, {
         retryAfter: secondsUntil(leaseEnd(existing), call.now),
       });
     }

@@ -6,7 +6,7 @@ import {
 } from '../domain/order-status.ts';
 import type { OrderStatus } from '../domain/order-status.ts';
 import { ToolError } from '../errors/tool-error.ts';
-import { toIso } from '../schema/common.ts';
+import { jsonObjectOrNull, toIso } from '../schema/common.ts';
 import type { OrderRecord, OrderSummary, Shipment } from '../schema/order.ts';
 import type { ToolContext } from '../context.ts';
 import { releaseDiscount } from './discounts.ts';
@@ -111,7 +111,7 @@ export function toOrderRecord(row: OrderRow, items: readonly OrderItemRow[]): z.
       quantity: item.quantity,
       variantId: item.variantId,
       variantSku: item.variantSku,
-      variantAttributes: item.variantAttributes ?? null,
+      variantAttributes: jsonObjectOrNull(item.variantAttributes),
     })),
   };
 }

@@ -5,17 +5,19 @@ import type { ToolError } from '../errors/tool-error.ts';
 export const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
 
 /**
- * WWW-Authenticate of CONTRACT §4 for 401 and 403. A 401 of the MCP endpoint also names the RFC 9728
- * resource metadata (extras.resourceMetadata), so an OAuth client (MCP authorization spec) can discover the
- * authorization server; CONTRACT's parameters stay first, and REST answers exactly as CONTRACT §4 says.
+ * WWW-Authenticate for 401 and 403: `Bearer realm="butik"`, with the error and, for 403, the missing scope.
+ * An MCP endpoint's challenge also names its RFC 9728 resource metadata (extras.resourceMetadata), so an OAuth
+ * client (MCP authorization spec) can discover the authorization server; the fixed parameters stay first,
+ * and REST's challenges carry no more than those.
  */
 export function challengeFor(error: ToolError): string | undefined {
+  const metadata = error.extras.resourceMetadata ? `, resource_metadata="${error.extras.resourceMetadata}"` : '';
   if (error.code === 'unauthorized') {
     const base = error.extras.invalidToken ? 'Bearer realm="butik", error="invalid_token"' : 'Bearer realm="butik"';
-    return error.extras.resourceMetadata ? `${base}, resource_metadata="${error.extras.resourceMetadata}"` : base;
+    return `${base}${metadata}`;
   }
   if (error.code === 'insufficient_scope') {
-    return `Bearer realm="butik", error="insufficient_scope", scope="${error.extras.scope ?? ''}"`;
+    return `Bearer realm="butik", error="insufficient_scope", scope="${error.extras.scope ?? ''}"${metadata}`;
   }
   return undefined;
 }

@@ -30,7 +30,7 @@ export const PROBLEMS = {
   insufficient_scope: {
     status: 403,
     title: 'API key lacks the required scope',
-    resolution: 'Use a key that holds the scope named in detail, or ask the shop operator to issue one. Do not retry with the same key.',
+    resolution: 'Use a key that holds the scope named in detail, or ask the shop operator to issue one; an OAuth host authorizes again asking for that scope (WWW-Authenticate names it). Do not retry with the same key or token.',
   },
   origin_not_allowed: {
     status: 403,
@@ -64,7 +64,7 @@ export const PROBLEMS = {
   },
   idempotency_key_in_use: {
     status: 409,
-    title: 'A request with this Idempotency-Key is still running',
+    title: 'A request with this idempotency key is still running',
     resolution: 'Wait a moment and send the same request again with the same Idempotency-Key to receive its stored result.',
     mcpResolution: 'Wait a few seconds and call the tool again with the same arguments and the same _meta["butik/idempotencyKey"] to receive its stored result.',
   },
@@ -125,7 +125,7 @@ export const PROBLEMS = {
   },
   idempotency_key_reused: {
     status: 422,
-    title: 'Idempotency-Key was used for another request',
+    title: 'Idempotency key was used for another request',
     resolution: 'Use a new Idempotency-Key for a different tool or body; reuse a key only to retry the very same request.',
     mcpResolution: 'Use a new _meta["butik/idempotencyKey"] for a different tool or arguments; reuse a key only to retry the very same call.',
   },

@@ -91,18 +91,49 @@ function shareRepeats(schema: JsonSchema): JsonSchema {
   return { ...body, $defs: { ...existing, ...shared } };
 }
 
+/** Keywords whose value may be `true` in place of the schema that admits anything. */
+const MAY_BE_TRUE = new Set(['additionalProperties', 'unevaluatedProperties']);
+/** Keywords whose value is data, not a schema: left exactly as they are. */
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
+
+function portableChild(value: unknown): unknown {
+  return isSchema(value) ? portableSchema(value) : value;
+}
+
+/**
+ * A schema every client can read, as the MCP Inspector's strict portability check wants it: one `type` per
+ * schema (a type array, which several model providers reject, becomes `anyOf` branches of one type each; the
+ * other keywords stay, each applies only to its own type anyway), and no empty schema where one admits
+ * anything: `additionalProperties: {}` is written `true`, `items: {}` left out.
+ */
+export function portableSchema(schema: JsonSchema): JsonSchema {
+  const node: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (DATA_KEYWORDS.has(key)) node[key] = value;
+    else if (SCHEMA_MAPS.has(key) && isSchema(value)) node[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, portableChild(child)]));
+    else if (isSchema(value) && Object.keys(value).length === 0 && (MAY_BE_TRUE.has(key) || key === 'items')) {
+      if (MAY_BE_TRUE.has(key)) node[key] = true;
+    } else node[key] = Array.isArray(value) ? value.map(portableChild) : portableChild(value);
+  }
+  const { type, ...rest } = node;
+  if (!Array.isArray(type)) return node;
+  const branches = type.map((member: unknown) => ({ type: member }));
+  if (rest.anyOf === undefined) return { ...rest, anyOf: branches };
+  return { ...rest, allOf: [...(Array.isArray(rest.allOf) ? rest.allOf : []), { anyOf: branches }] };
+}
+
 /**
  * The MCP form of a tool's input schema: what a caller needs, nothing twice (issue 12 A1). The complete
  * example calls at the root stay (A2); field-level examples go, the field descriptions say enough.
  */
 export function leanInputSchema(schema: JsonSchema): JsonSchema {
   const pruned = prune(schema, keepInInput);
-  const lean = shareRepeats(isSchema(pruned) ? pruned : {});
+  const lean = shareRepeats(portableSchema(isSchema(pruned) ? pruned : {}));
   return Array.isArray(schema.examples) ? { ...lean, examples: schema.examples } : lean;
 }
 
 /** The MCP form of a tool's output schema: its shape, without descriptions and bounds (OpenAPI has them). */
 export function leanOutputSchema(schema: JsonSchema): JsonSchema {
   const pruned = prune(schema, keepInOutput);
-  return shareRepeats(isSchema(pruned) ? pruned : {});
+  return shareRepeats(portableSchema(isSchema(pruned) ? pruned : {}));
 }

@@ -6,19 +6,23 @@ import { SERVER_INFO } from './server.ts';
 /** The protocol revisions /api/mcp serves: the initialize era and the sessionless one (CONTRACT §6). */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'] as const;
 
+/** Where the MCP endpoints live: the one open to anonymous callers and the connector URL. */
+type CardPaths = { mcpPath: string; connectorPath: string };
+
 /**
  * CONTRACT §6: the SEP-2127 card (`$schema`, `name`, `version`, `description`, `remotes`) merged
  * with the SEP-1649 fields (`serverInfo`, `transport`, `capabilities`, `authentication`) that
  * earlier clients read. Authentication is optional: anonymous callers get the public tools.
  */
-export function buildServerCard(baseUrl: string, mcpPath: string): Record<string, unknown> {
-  const endpoint = `${baseUrl}${mcpPath}`;
-  // Bearer carries an API key or an OAuth 2.1 access token (issue 12 C); the RFC 9728 metadata names the server.
-  const authentication = {
-    required: false,
+export function buildServerCard(baseUrl: string, paths: CardPaths): Record<string, unknown> {
+  const endpoint = `${baseUrl}${paths.mcpPath}`;
+  // Bearer carries an API key or an OAuth 2.1 access token; the RFC 9728 metadata names the server.
+  const authenticationOf = (path: string, required: boolean) => ({
+    required,
     schemes: ['bearer', 'oauth2'],
-    protectedResourceMetadata: `${baseUrl}/.well-known/oauth-protected-resource${mcpPath}`,
-  };
+    protectedResourceMetadata: `${baseUrl}/.well-known/oauth-protected-resource${path}`,
+  });
+  const authentication = authenticationOf(paths.mcpPath, false);
   return {
     $schema: 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json',
     name: 'dk.butik/butik',
@@ -39,6 +43,13 @@ export function buildServerCard(baseUrl: string, mcpPath: string): Record<string
         variables: { api_key: { description: 'A Butik API key (bk_…) issued by the shop operator.', isRequired: false, isSecret: true } },
       }],
       authentication,
+    }, {
+      // The connector URL: the same tools, but every request must be signed in, so a host that only starts
+      // OAuth on a 401 (a web chat connector) does.
+      type: 'streamable-http',
+      url: `${baseUrl}${paths.connectorPath}`,
+      supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+      authentication: authenticationOf(paths.connectorPath, true),
     }],
     serverInfo: { ...SERVER_INFO },
     transport: { type: 'streamable-http', endpoint },
@@ -51,11 +62,11 @@ export function buildServerCard(baseUrl: string, mcpPath: string): Record<string
 type CachedCard = { baseUrl: string; body: string; etag: string };
 
 /** The same card at the three addresses of CONTRACT §6, cacheable and readable cross-origin. */
-export const serverCardRoutes: FastifyPluginAsync<{ services: Services; mcpPath: string }> = async (app, { services, mcpPath }) => {
+export const serverCardRoutes: FastifyPluginAsync<{ services: Services } & CardPaths> = async (app, { services, mcpPath, connectorPath }) => {
   let cached: CachedCard | undefined;
   const card = (baseUrl: string): CachedCard => {
     if (cached?.baseUrl !== baseUrl) {
-      const body = JSON.stringify(buildServerCard(baseUrl, mcpPath));
+      const body = JSON.stringify(buildServerCard(baseUrl, { mcpPath, connectorPath }));
       cached = { baseUrl, body, etag: entityTag(body) };
     }
     return cached;

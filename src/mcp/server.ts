@@ -84,16 +84,19 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * A call's outcome as an MCP tool result (CONTRACT §6, §11): success → structuredContent plus
- * the result as JSON text; failure → isError with the problem JSON as text and no structuredContent,
- * which SDK clients would otherwise validate against the output schema.
+ * A call's outcome as an MCP tool result: success → structuredContent (an object, so a result that is not
+ * one is wrapped as `{result}`) plus the result as JSON text; failure → isError with the problem JSON as text
+ * and no structuredContent, which SDK clients would otherwise validate against the output schema. Warnings go
+ * into structuredContent as `warnings` (its output schema names the member) and, for hosts that read text
+ * only, into a text of their own after the result's, so the first text stays exactly the result's JSON.
  */
 function toolResult(entry: McpTool, outcome: CallOutcome): CallToolResult {
   const meta = outcome.replayed ? { _meta: { [REPLAYED_META_KEY]: true } } : {};
   if (!outcome.ok) return { content: [{ type: 'text', text: outcome.text ?? answerText(outcome) }], isError: true, ...meta };
-  const structuredContent = entry.wrapsResult ? { result: outcome.result } : outcome.result;
-  if (!isRecord(structuredContent)) throw new Error(`${entry.tool.name} returned a non-object its output schema does not wrap`);
-  // Warnings follow the result text as text of their own, so the first text stays the result's JSON (CONTRACT §11).
-  const warnings = (outcome.warnings ?? []).map((warning) => ({ type: 'text' as const, text: `Warning (${warning.code}): ${warning.message}` }));
-  return { content: [{ type: 'text', text: JSON.stringify(outcome.result) }, ...warnings], structuredContent, ...meta };
+  const shaped = entry.wrapsResult ? { result: outcome.result } : outcome.result;
+  if (!isRecord(shaped)) throw new Error(`${entry.tool.name} returned a non-object its output schema does not wrap`);
+  const warnings = outcome.warnings ?? [];
+  const structuredContent = warnings.length > 0 ? { ...shaped, warnings } : shaped;
+  const warningTexts = warnings.map((warning) => ({ type: 'text' as const, text: `Warning (${warning.code}): ${warning.message}` }));
+  return { content: [{ type: 'text', text: JSON.stringify(outcome.result) }, ...warningTexts], structuredContent, ...meta };
 }

@@ -1,6 +1,9 @@
 import type { Tool } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import { hasScope } from '../access/actor.ts';
 import type { Actor } from '../access/actor.ts';
+import { Warning } from '../schema/warning.ts';
+import { toJsonSchema } from '../tools/registry.ts';
 import type { Registry, RegisteredTool } from '../tools/registry.ts';
 import { leanInputSchema, leanOutputSchema } from './lean-schema.ts';
 
@@ -63,10 +66,23 @@ export function mcpSchemaFor(schema: JsonSchema): { schema: JsonSchema; wraps: b
   };
 }
 
+/** The `warnings` member a result may carry beside its own members (a price under one krone, …). */
+const WARNINGS_SCHEMA = leanOutputSchema(toJsonSchema(z.array(Warning), 'output'));
+
+/**
+ * The output schema of a tool that may warn: its structuredContent carries `warnings` beside the result's
+ * members (or beside `result` when the result is wrapped), so the schema names it, optional.
+ */
+function withWarnings(schema: JsonSchema): JsonSchema {
+  const properties = isSchema(schema.properties) ? schema.properties : {};
+  return { ...schema, properties: { ...properties, warnings: WARNINGS_SCHEMA } };
+}
+
 function toMcpTool(tool: RegisteredTool): McpTool {
   const input = mcpSchemaFor(leanInputSchema(tool.inputJsonSchema));
   if (input.wraps) throw new Error(`${tool.name}: a tool's input must be a JSON object`);
-  const output = mcpSchemaFor(leanOutputSchema(tool.outputJsonSchema));
+  const shaped = mcpSchemaFor(leanOutputSchema(tool.outputJsonSchema));
+  const output = tool.warnings === undefined ? shaped : { ...shaped, schema: withWarnings(shaped.schema) };
   const { title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = tool.annotations;
   return {
     tool,

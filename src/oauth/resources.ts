@@ -4,7 +4,7 @@
  * route serving that resource accepts it. Serving a new resource is one more path here, plus the route
  * passing its own resource URL as the audience when it admits a request.
  */
-export const PROTECTED_RESOURCE_PATHS = ['/api/mcp'] as const;
+export const PROTECTED_RESOURCE_PATHS = ['/api/mcp', '/api/mcp/connect'] as const;
 
 export type ResourcePath = (typeof PROTECTED_RESOURCE_PATHS)[number];
 

@@ -55,3 +55,15 @@ export function toIso(date: Date | null): string | null;
 export function toIso(date: Date | null): string | null {
   return date ? date.toISOString() : null;
 }
+
+/** A stored JSON document (a jsonb column) that holds an object: its members by name. */
+export const JsonObject = z.record(z.string(), z.unknown());
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A jsonb value as JsonObject.nullable() describes it: the object it holds, or null. */
+export function jsonObjectOrNull(value: unknown): Record<string, unknown> | null {
+  return isJsonObject(value) ? value : null;
+}

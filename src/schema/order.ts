@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../domain/order-status.ts';
-import { Email, Id, Int, NonNegativeInt, Oere, Timestamp, money } from './common.ts';
+import { Email, Id, Int, JsonObject, NonNegativeInt, Oere, Timestamp, money } from './common.ts';
 
 export const OrderStatus = z.enum(ORDER_STATUSES).meta({ description: 'An order status; orders.update_status moves an order only along the legal transitions.' });
 export type OrderStatus = z.infer<typeof OrderStatus>;
@@ -39,7 +39,8 @@ export const OrderItemRecord = z.strictObject({
   quantity: Int,
   variantId: OptionalText,
   variantSku: OptionalText,
-  variantAttributes: z.unknown().meta({ description: 'Opaque snapshot of the selected variant attributes, or null.' }),
+  variantAttributes: JsonObject.nullable()
+    .meta({ description: 'Snapshot of the selected variant attributes (name → value, kept as they were), or null.' }),
 });
 
 /** SPEC §2.4 full record: every field always present, null where unknown. */

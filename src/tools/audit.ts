@@ -4,13 +4,14 @@ import { z } from 'zod';
 import { auditEntries, categories, discounts, pages, products, services } from '../db/schema.ts';
 import type { Queryable } from '../db/client.ts';
 import { normalizeCode } from '../schema/discount.ts';
-import { Id, SlugRef, Timestamp, toIso } from '../schema/common.ts';
+import { Id, JsonObject, SlugRef, Timestamp, jsonObjectOrNull, toIso } from '../schema/common.ts';
 import { revertEntry } from './audit-revert.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
 
 /** Row snapshots are arbitrary JSON; z.unknown() keeps their JSON Schema the generic `{}`. */
-const Snapshot = z.unknown();
+/** A whole row as it was: its columns by name. */
+const Snapshot = JsonObject.nullable();
 
 const AuditEntry = z.strictObject({
   id: Id,
@@ -70,8 +71,8 @@ export const listAudit = defineTool({
       tool: row.tool,
       targetType: row.targetType,
       targetId: row.targetId,
-      before: row.before,
-      after: row.after,
+      before: jsonObjectOrNull(row.before),
+      after: jsonObjectOrNull(row.after),
       revertedBy: row.revertedBy,
       revertOf: row.revertOf,
     }));

@@ -126,7 +126,7 @@ export const checkout = defineTool({
     + 'nothing changed), the order is created and the cart closed (checking it out again → 422 cart_closed; an empty cart '
     + '→ 422 cart_empty). paymentMethod card (default) starts the order as pending_payment, invoice as pending. '
     + 'totalDkk and vatOere are øre; vatOere = round(totalDkk / 5), the 25 % VAT included in the total. '
-    + 'Send an Idempotency-Key header to retry safely.',
+    + 'To retry safely, send an idempotency key: over MCP as _meta["butik/idempotencyKey"], over REST as the Idempotency-Key header.',
   scope: 'cart:write',
   annotations: write('Check out cart', { idempotent: false }),
   input: CheckoutInput

@@ -31,7 +31,19 @@ describe('resolutions speak the caller\'s channel (issue 12 A4)', () => {
       { ...LEGACY_HEADERS, authorization: `Bearer ${master.key}`, 'mcp-protocol-version': '2025-11-25' });
     const reused = await mcpCall('products.search', {}, meta);
     expect(reused).toMatchObject({ code: 'idempotency_key_reused', resolution: expect.stringContaining('_meta["butik/idempotencyKey"]') });
-    expect(reused.resolution).not.toContain('Idempotency-Key');
+    // Neither the title, the detail nor the resolution sends an MCP caller to a header it cannot set.
+    expect(JSON.stringify(reused)).not.toContain('Idempotency-Key');
+  });
+
+  it('tells an MCP caller of cart.checkout how to retry safely over MCP, not only with a header', async () => {
+    const list = await rpc(t, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+      { ...LEGACY_HEADERS, authorization: `Bearer ${master.key}`, 'mcp-protocol-version': '2025-11-25' });
+    const tools: Array<{ name: string; description: string }> = list.body.result.tools;
+    expect(tools.find((tool) => tool.name === 'cart.checkout')?.description).toContain('_meta["butik/idempotencyKey"]');
+    for (const tool of tools) {
+      if (!/Idempotency-Key/.test(tool.description)) continue;
+      expect(tool.description, tool.name).toContain('_meta["butik/idempotencyKey"]');
+    }
   });
 
   it('cites no SPEC section in any tool description or field description an agent reads', async () => {

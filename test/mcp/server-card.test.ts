@@ -34,8 +34,23 @@ describe('the MCP server card', () => {
       type: 'streamable-http',
       url: 'http://butik.test/api/mcp',
       supportedProtocolVersions: ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'],
+    }), expect.objectContaining({
+      type: 'streamable-http',
+      url: 'http://butik.test/api/mcp/connect',
+      supportedProtocolVersions: ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'],
     })]);
     expect(body.remotes[0].headers).toEqual([expect.objectContaining({ name: 'Authorization', isRequired: false, isSecret: true })]);
+  });
+
+  it('lists the connector URL as a remote that requires sign-in, with its own protected-resource metadata', async () => {
+    const { body } = await send(t, { method: 'GET', url: PATHS[0] });
+    expect(body.remotes[1].authentication).toEqual({
+      required: true,
+      schemes: ['bearer', 'oauth2'],
+      protectedResourceMetadata: 'http://butik.test/.well-known/oauth-protected-resource/api/mcp/connect',
+    });
+    const metadata = await send(t, { method: 'GET', url: '/.well-known/oauth-protected-resource/api/mcp/connect' });
+    expect(metadata.body).toMatchObject({ resource: 'http://butik.test/api/mcp/connect', authorization_servers: ['http://butik.test'] });
   });
 
   it('carries the SEP-1649 fields, with optional Bearer authentication', async () => {

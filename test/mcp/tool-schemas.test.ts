@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leanInputSchema, leanOutputSchema } from '../../src/mcp/lean-schema.ts';
 import { mcpSchemaFor } from '../../src/mcp/tool-catalog.ts';
+import { buildRegistry } from '../../src/tools/registry.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { master } from '../helpers/fixtures.ts';
@@ -8,6 +9,8 @@ import { send } from '../helpers/http.ts';
 import { LEGACY_HEADERS, rpc } from './mcp-client.ts';
 
 type Json = Record<string, any>;
+
+const WARNING_TOOLS = new Set(buildRegistry().tools.filter((tool) => tool.warnings !== undefined).map((tool) => tool.name));
 
 let t: TestApp;
 let openapi: Json;
@@ -49,16 +52,22 @@ describe.each(['legacy', 'modern'] as const)('tools/list on the %s era', (era) =
     for (const tool of tools) {
       const rest = restSchemas(tool.name);
       expect({ name: tool.name, input: tool.inputSchema }).toEqual({ name: tool.name, input: mcpSchemaFor(leanInputSchema(rest.input)).schema });
-      expect({ name: tool.name, output: tool.outputSchema }).toEqual({ name: tool.name, output: mcpSchemaFor(leanOutputSchema(rest.output)).schema });
+      const output = mcpSchemaFor(leanOutputSchema(rest.output)).schema;
+      // A tool that may warn names the optional `warnings` member its structuredContent then carries.
+      const expected = WARNING_TOOLS.has(tool.name)
+        ? { ...output, properties: { ...(output.properties as Json), warnings: { type: 'array', items: expect.objectContaining({ required: ['code', 'message'] }) } } }
+        : output;
+      expect({ name: tool.name, output: tool.outputSchema }).toEqual({ name: tool.name, output: expected });
     }
   });
 
-  it('lists all 48 tools in under 82 KB (123 KB before): no date-time regex, no ±(2^53 − 1) bounds, repeated subtrees written once', async () => {
+  it('lists all 48 tools in under 84 KB (123 KB before): no date-time regex, no ±(2^53 − 1) bounds, repeated subtrees written once', async () => {
     const tools = await listTools(era);
     const text = JSON.stringify({ tools });
-    // Issue 12 A1 asks for 40 KB. The output schemas CONTRACT §11 requires take ~23 KB, and A2's descriptions
-    // on every input field and a complete example call per tool ~14 KB; the rest is shape.
-    expect(text.length).toBeLessThan(82_000);
+    // The goal is 40 KB (bench/README.md#the-tool-list). The output schemas every result is checked against take
+    // ~23 KB, the descriptions on every input field and a complete example call per tool ~15 KB (search's fields
+    // say exactly what they match), the warnings a write may carry ~1 KB; the rest is shape.
+    expect(text.length).toBeLessThan(84_000);
     expect(text).not.toContain(String(Number.MAX_SAFE_INTEGER));
     expect(text).not.toMatch(/"format":"date-time","pattern"|"pattern":"[^"]*","format"/);
     const layout = tools.find((tool) => tool.name === 'pages.set_layout');

@@ -5,7 +5,7 @@ import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { uniqueCode } from '../helpers/commerce.ts';
 import { createCategory, master, uniqueSlug } from '../helpers/fixtures.ts';
-import { LEGACY_HEADERS, rpc } from '../mcp/mcp-client.ts';
+import { LEGACY_HEADERS, connect, listen, rpc } from '../mcp/mcp-client.ts';
 
 let t: TestApp;
 let categorySlug: string;
@@ -63,14 +63,31 @@ describe('a price or fixed discount under one krone (issue 12 A3)', () => {
     expect(replay.body.warnings).toHaveLength(1);
   });
 
-  it('reaches an MCP caller as a text of its own after the result', async () => {
+  it('reaches an MCP caller in structuredContent beside the result, and as a text of its own after the result\'s JSON', async () => {
     const response = await rpc(t, {
       jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'products.create', arguments: product(99) },
     }, { ...LEGACY_HEADERS, authorization: `Bearer ${master.key}`, 'mcp-protocol-version': '2025-11-25' });
     const { content, structuredContent } = response.body.result;
-    expect(Object.keys(structuredContent).sort()).toEqual(['id', 'slug']);
-    expect(JSON.parse(content[0].text)).toEqual(structuredContent);
+    const { warnings, ...result } = structuredContent;
+    expect(Object.keys(result).sort()).toEqual(['id', 'slug']);
+    expect(warnings).toEqual([{ code: 'amount_below_one_krone', message: expect.stringMatching(/^priceDkk is in øre/) }]);
+    expect(JSON.parse(content[0].text)).toEqual(result);
     expect(content[1]).toEqual({ type: 'text', text: expect.stringMatching(/^Warning \(amount_below_one_krone\): priceDkk is in øre/) });
+  });
+
+  it('passes the official SDK client\'s check of structuredContent against the output schema, which names warnings', async () => {
+    const client = await connect(await listen(t), { key: master.key });
+    try {
+      const { tools } = await client.listTools();
+      const create = tools.find((tool) => tool.name === 'products.create');
+      expect(create?.outputSchema?.properties).toHaveProperty('warnings');
+      expect(tools.find((tool) => tool.name === 'products.get')?.outputSchema?.properties).not.toHaveProperty('warnings');
+      const called = await client.callTool({ name: 'products.create', arguments: product(50) });
+      expect(called.isError).not.toBe(true);
+      expect(called.structuredContent).toMatchObject({ warnings: [{ code: 'amount_below_one_krone' }] });
+    } finally {
+      await client.close();
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
-import { ADDRESS, flowerShop, PROFILE, SUCCESS_CARD } from './helpers.ts';
+import { ADDRESS, flowerShop, PROFILE, readySession, SUCCESS_CARD } from './helpers.ts';
 
 let t: TestApp;
 let client: Client;
@@ -29,9 +29,17 @@ async function failure(name: string, args: Record<string, unknown>, callMeta: Re
 }
 
 describe('UCP over MCP at /ucp/mcp', () => {
-  it('lists the five checkout tools of checkout-mcp.md', async () => {
+  it('lists the five checkout tools of checkout-mcp.md, each with annotations and an output schema', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(['create_checkout', 'get_checkout', 'update_checkout', 'complete_checkout', 'cancel_checkout']);
+    const hints = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations]));
+    expect(hints.get_checkout).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(hints.complete_checkout).toMatchObject({ readOnlyHint: false, idempotentHint: false, openWorldHint: true });
+    expect(hints.cancel_checkout).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    for (const tool of tools) {
+      expect(tool.annotations?.title, tool.name).toEqual(expect.any(String));
+      expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object', required: expect.arrayContaining(['id', 'status', 'line_items']) });
+    }
   });
 
   it('runs a whole checkout: create, update the fulfillment, complete; the same order as over REST', async () => {
@@ -88,5 +96,40 @@ describe('UCP over MCP at /ucp/mcp', () => {
     expect(stock.data.detail).toBe('Insufficient stock for item gardenias');
     const newer = await failure('get_checkout', { id: 'x' }, { ucp: { profile: PROFILE, version: '2030-01-01' } });
     expect(newer.data.code).toBe('VERSION_UNSUPPORTED');
+  });
+
+  // -32603 is what a host reads as "the server broke" and retries; none of these is a server fault.
+  it('answers a declined payment with -32000 and the UCP error, not an internal error; the session stays open', async () => {
+    const session = await readySession(t, [{ id: 'pot_ceramic', quantity: 1 }]);
+    const declinedCard = { ...SUCCESS_CARD, credential: { type: 'token', token: 'fail_token' } };
+    const declined = await failure('complete_checkout', { id: session.id, payment_data: declinedCard, idempotency_key: `decline-${session.id}` });
+    expect(declined.code).toBe(-32000);
+    expect(declined.message).toBe('Payment Failed: Insufficient Funds');
+    expect(declined.data).toMatchObject({ code: 'PAYMENT_FAILED', messages: [{ code: 'payment_failed', severity: 'requires_buyer_input' }] });
+    const read = await client.callTool({ name: 'get_checkout', arguments: { id: session.id }, _meta: meta });
+    expect(read.structuredContent).toMatchObject({ status: 'ready_for_complete' });
+  });
+
+  it('answers a write to a completed session with -32000 CHECKOUT_NOT_MODIFIABLE', async () => {
+    const session = await readySession(t, [{ id: 'pot_ceramic', quantity: 1 }]);
+    const completed = await client.callTool({
+      name: 'complete_checkout', arguments: { id: session.id, payment_data: SUCCESS_CARD, idempotency_key: `done-${session.id}` }, _meta: meta,
+    });
+    expect(completed.structuredContent).toMatchObject({ status: 'completed' });
+    const update = await failure('update_checkout', { id: session.id, checkout: { buyer: { email: 'late@example.com' } } });
+    expect(update.code).toBe(-32000);
+    expect(update.data).toMatchObject({ code: 'CHECKOUT_NOT_MODIFIABLE', detail: "Cannot update checkout in state 'completed'" });
+    const cancel = await failure('cancel_checkout', { id: session.id, idempotency_key: `cancel-${session.id}` });
+    expect({ code: cancel.code, ucp: cancel.data.code }).toEqual({ code: -32000, ucp: 'CHECKOUT_NOT_MODIFIABLE' });
+  });
+
+  it('answers an idempotency key reused with other arguments with -32000 IDEMPOTENCY_CONFLICT', async () => {
+    const key = `conflict-${Date.now()}`;
+    const line = (quantity: number) => ({ line_items: [{ item: { id: 'bouquet_tulips' }, quantity }], currency: 'USD', payment: {} });
+    const first = await client.callTool({ name: 'create_checkout', arguments: { checkout: line(1), idempotency_key: key }, _meta: meta });
+    expect(first.structuredContent).toMatchObject({ status: 'incomplete' });
+    const conflict = await failure('create_checkout', { checkout: line(2), idempotency_key: key });
+    expect(conflict.code).toBe(-32000);
+    expect(conflict.data).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT', messages: [{ code: 'idempotency_conflict' }] });
   });
 });

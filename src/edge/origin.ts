@@ -9,7 +9,7 @@ function originOf(value: string): string | undefined {
 }
 
 /**
- * DNS-rebinding protection for /api/mcp (CONTRACT §6): a request that names an Origin must come from
+ * DNS-rebinding protection for the MCP endpoints: a request that names an Origin must come from
  * the service's own origin or from one the operator listed in BUTIK_ALLOWED_ORIGINS. Requests
  * without an Origin (server-side clients) are not affected.
  */

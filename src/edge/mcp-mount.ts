@@ -1,0 +1,145 @@
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import type { AuthInfo, McpServer } from '@modelcontextprotocol/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BODY_LIMIT } from '../config.ts';
+import { assertJsonDepth } from './json-body.ts';
+import { corsHeaders, isAllowedOrigin, preflightHeaders } from './origin.ts';
+
+type HeaderMap = Record<string, string>;
+
+/** A request the mount turns away before the SDK sees it; each face answers it in its own error format. */
+export type McpRefusal = {
+  kind: 'origin_not_allowed' | 'invalid_json' | 'method_not_allowed';
+  message: string;
+};
+
+/** An admitted request: who calls (for the server factory), and the headers every answer carries. */
+export type McpAdmission<C> = {
+  context: C;
+  headers: HeaderMap;
+  /** What the SDK hands its handlers as AuthInfo; never the token itself. */
+  clientId: string;
+  scopes: string[];
+};
+
+export type McpMount<C> = {
+  path: string;
+  /** Names the endpoint in the log line of a request the SDK rejected or failed. */
+  label: string;
+  /** Rate limits and authentication; undefined once the face has answered a refusal itself. */
+  admit(request: FastifyRequest, reply: FastifyReply, cors: HeaderMap): Promise<McpAdmission<C> | undefined>;
+  /** A look at the parsed JSON-RPC message before the SDK serves it; true when it has answered the request. */
+  screen?(message: unknown, admission: McpAdmission<C>, reply: FastifyReply): boolean;
+  /** A fresh server for one request: a stateless transport serves one message and is done. */
+  server(context: C): McpServer;
+  refuse(reply: FastifyReply, refusal: McpRefusal, headers: HeaderMap): FastifyReply;
+  baseUrl(): string;
+  allowedOrigins: readonly string[];
+};
+
+/**
+ * Serves one MCP endpoint with the SDK's web-standard handler, statelessly: POST only (GET and DELETE have
+ * no session to act on), a foreign Origin refused, rate limits and authentication before the body is read,
+ * the body parsed once and handed to the SDK. The SDK serves both protocol eras: 2026-07-28 requests on its
+ * modern path and initialize-era requests through its stateless fallback, each with a fresh server.
+ */
+export function mountMcp<C>(app: FastifyInstance, mount: McpMount<C>): void {
+  // The admitted caller travels to the factory on the AuthInfo object the handler passes through.
+  const callers = new WeakMap<AuthInfo, C>();
+  const handler = createMcpHandler((ctx) => {
+    const context = ctx.authInfo === undefined ? undefined : callers.get(ctx.authInfo);
+    if (context === undefined) throw new Error(`${mount.label} request reached the server factory without an admitted caller`);
+    return mount.server(context);
+  }, {
+    legacy: 'stateless',
+    maxRequestBodySize: BODY_LIMIT,
+    onerror: (error) => app.log.warn({ err: error }, `${mount.label} request rejected or failed`),
+  });
+  app.addHook('onClose', () => handler.close());
+
+  /** The CORS headers to add (none without an Origin), or undefined once a foreign Origin has been refused. */
+  const checkOrigin = (request: FastifyRequest, reply: FastifyReply): HeaderMap | undefined => {
+    const { origin } = request.headers;
+    if (origin === undefined) return {};
+    if (isAllowedOrigin(origin, mount.baseUrl(), mount.allowedOrigins)) return corsHeaders(origin);
+    mount.refuse(reply, {
+      kind: 'origin_not_allowed',
+      message: `Origin ${JSON.stringify(origin)} may not call ${mount.path}; only the service's own origin and BUTIK_ALLOWED_ORIGINS may.`,
+    }, {});
+    return undefined;
+  };
+
+  app.post(mount.path, async (request, reply) => {
+    const cors = checkOrigin(request, reply);
+    if (cors === undefined) return reply;
+    const admission = await mount.admit(request, reply, cors);
+    if (admission === undefined) return reply;
+    const text = typeof request.body === 'string' ? request.body : undefined;
+    try {
+      if (text !== undefined) assertJsonDepth(text);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : 'The request body nests too deep.';
+      return mount.refuse(reply, { kind: 'invalid_json', message }, admission.headers);
+    }
+    const parsedBody = parseJson(text);
+    if (parsedBody !== undefined && mount.screen?.(parsedBody, admission, reply)) return reply;
+
+    const authInfo: AuthInfo = { token: '', clientId: admission.clientId, scopes: admission.scopes };
+    callers.set(authInfo, admission.context);
+    const response = await handler.fetch(toWebRequest(request, mount.baseUrl(), parsedBody === undefined ? text : undefined), {
+      authInfo,
+      ...(parsedBody === undefined ? {} : { parsedBody }),
+    });
+    // The SDK marks streams no-cache; tool answers may hold private data, so nothing may store them.
+    response.headers.set('cache-control', 'no-store, no-transform');
+    return reply.headers(admission.headers).send(response);
+  });
+
+  app.route({
+    method: ['GET', 'DELETE'],
+    url: mount.path,
+    handler: (request, reply) => {
+      const cors = checkOrigin(request, reply);
+      if (cors === undefined) return reply;
+      reply.header('allow', 'POST');
+      return mount.refuse(reply, {
+        kind: 'method_not_allowed',
+        message: `${request.method} ${mount.path} is not supported: the endpoint is stateless; POST each JSON-RPC message.`,
+      }, cors);
+    },
+  });
+
+  app.options(mount.path, (request, reply) => {
+    const cors = checkOrigin(request, reply);
+    if (cors === undefined) return reply;
+    const { origin } = request.headers;
+    return reply.code(204).headers(origin === undefined ? { allow: 'POST' } : preflightHeaders(origin)).send();
+  });
+}
+
+/**
+ * The body parsed once here: handed over as `parsedBody`, it spares the SDK a clone and a second read of the
+ * body stream per request. Undefined when it is not JSON, so the SDK reads the text and answers its own parse error.
+ */
+function parseJson(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The web Request the SDK serves, every header with all its values. It carries the body only when the SDK
+ * must read it itself, and no abort signal: every answer is one message, written and done, and an
+ * AbortController per request costs a DOMException with a stack whenever the reply closes.
+ */
+function toWebRequest(request: FastifyRequest, baseUrl: string, body: string | undefined): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+    else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+  }
+  return new Request(new URL(request.url, baseUrl), { method: request.method, headers, body: body ?? null });
+}

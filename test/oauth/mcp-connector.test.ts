@@ -1,0 +1,94 @@
+import type { AddressInfo } from 'node:net';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { approve, memoryAuthProvider } from '../helpers/oauth-host.ts';
+
+let t: TestApp;
+let base: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  t.app.setBaseUrl(base);
+});
+afterAll(async () => t.close());
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0', id: 1, method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+describe('the connector URL /api/mcp/connect', () => {
+  it('answers an anonymous request 401 with the RFC 9728 challenge naming its own metadata, while /api/mcp stays open', async () => {
+    const connector = await fetch(`${base}/api/mcp/connect`, { method: 'POST', headers: MCP_HEADERS, body: INITIALIZE });
+    expect(connector.status).toBe(401);
+    expect(connector.headers.get('www-authenticate'))
+      .toBe(`Bearer realm="butik", resource_metadata="${base}/.well-known/oauth-protected-resource/api/mcp/connect"`);
+    expect(await connector.json()).toMatchObject({ code: 'unauthorized', detail: expect.stringContaining('sign-in') });
+
+    const open = await fetch(`${base}/api/mcp`, { method: 'POST', headers: MCP_HEADERS, body: INITIALIZE });
+    expect(open.status).toBe(200);
+
+    const metadata = await (await fetch(`${base}/.well-known/oauth-protected-resource/api/mcp/connect`)).json();
+    expect(metadata).toMatchObject({ resource: `${base}/api/mcp/connect`, authorization_servers: [base] });
+  });
+
+  it('signs the official SDK client in through its authProvider alone, and steps the grant up when a tool needs another scope', async () => {
+    const { provider, store } = memoryAuthProvider();
+    const url = new URL(`${base}/api/mcp/connect`);
+    // No token, no auth() call: the connector's 401 is what starts discovery, registration and the redirect.
+    const first = await new Client({ name: 'connector-test', version: '1.0.0' })
+      .connect(new StreamableHTTPClientTransport(url, { authProvider: provider })).catch((error: unknown) => error);
+    expect(first).toBeInstanceOf(UnauthorizedError);
+    const [authorization] = store.authorizations;
+    if (!authorization) throw new Error('the SDK did not start an authorization');
+    expect(authorization.searchParams.get('resource')).toBe(`${base}/api/mcp/connect`);
+    expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
+
+    const callback = await approve(base, authorization, ['orders:read']);
+    const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
+    await transport.finishAuth(callback.searchParams);
+    expect(store.tokens?.scope?.split(' ')).toContain('orders:read');
+
+    const client = new Client({ name: 'connector-test', version: '1.0.0' });
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('orders.list');
+    const listed = await client.callTool({ name: 'orders.list', arguments: {} });
+    expect(listed.isError).not.toBe(true);
+    expect(listed.structuredContent).toHaveProperty('result');
+
+    // discounts.list needs discounts:read: the 403 insufficient_scope sends the SDK back to the owner for it.
+    const stepUp = await client.callTool({ name: 'discounts.list', arguments: {} }).catch((error: unknown) => error);
+    expect(stepUp).toBeInstanceOf(UnauthorizedError);
+    expect(store.authorizations).toHaveLength(2);
+    expect(store.authorizations[1]?.searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['orders:read', 'discounts:read']));
+    await client.close();
+  });
+
+  it('answers a signed-in call of a tool outside the grant 403 insufficient_scope, naming the scope in the challenge and the problem', async () => {
+    const { provider, store } = memoryAuthProvider();
+    const url = new URL(`${base}/api/mcp/connect`);
+    await new Client({ name: 'connector-test', version: '1.0.0' })
+      .connect(new StreamableHTTPClientTransport(url, { authProvider: provider })).catch(() => undefined);
+    const [authorization] = store.authorizations;
+    if (!authorization) throw new Error('the SDK did not start an authorization');
+    await new StreamableHTTPClientTransport(url, { authProvider: provider })
+      .finishAuth((await approve(base, authorization, ['orders:read'])).searchParams);
+    const token = store.tokens?.access_token ?? '';
+
+    const call = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'discounts.list', arguments: {} } });
+    const refused = await fetch(url, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-11-25', authorization: `Bearer ${token}` }, body: call });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toBe(
+      `Bearer realm="butik", error="insufficient_scope", scope="discounts:read", resource_metadata="${base}/.well-known/oauth-protected-resource/api/mcp/connect"`,
+    );
+    const problem = await refused.json();
+    expect(problem).toMatchObject({ code: 'insufficient_scope', detail: expect.stringContaining('discounts:read') });
+    expect(problem.resolution).toMatch(/OAuth/);
+  });
+});
