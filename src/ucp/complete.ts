@@ -11,7 +11,7 @@ import { ToolError } from '../errors/tool-error.ts';
 import type { Log } from '../log.ts';
 import { callerName } from './caller.ts';
 import { renderCheckout } from './checkout-view.ts';
-import type { Pricing, SessionRow, ViewSettings } from './checkout-view.ts';
+import type { Pricing, SessionRow } from './checkout-view.ts';
 import { invalidRequest, UcpError } from './errors.ts';
 import { orderDocument } from './order-document.ts';
 import type { PaymentHandlerDeclaration } from './payment-handlers.ts';
@@ -19,9 +19,11 @@ import { processorNamed } from './processors.ts';
 import type { PaymentProcessor } from './processors.ts';
 import { fullName } from './schemas.ts';
 import type { CompleteCheckout } from './schemas.ts';
+import { saveShippedAddress } from './saved-addresses.ts';
 import { findSession, openSession, requireOpen } from './sessions.ts';
+import type { WriteSettings } from './sessions.ts';
 
-export type CompleteSettings = ViewSettings & {
+export type CompleteSettings = WriteSettings & {
   log: Log;
   platform: string;
   idempotencyKey: string;
@@ -122,6 +124,7 @@ async function placeOrder(tx: Queryable, id: string, authorized: number, placeme
     processor: placement.handler.processor, paymentReference: placement.reference, createdAt: now, updatedAt: now,
   });
   await recordOrderEvent(tx, { orderId: order.id, eventType: 'order_placed', now });
+  if (placement.savedAddresses && pricing.shipping) await saveShippedAddress(tx, placement.caller, session.buyer, pricing.shipping.destination);
   await appendAudit(tx, {
     record: { targetType: 'order', targetId: order.id, before: null, after: { ...order, ucpCheckoutId: id } },
     actor: placement.caller.actor,
