@@ -157,6 +157,7 @@ export const ucpMcpRoute = async (
       caller = await admit(request.ip, request.headers);
     } catch (error) {
       if (!(error instanceof UcpError)) throw error;
+      if (error.options.retryAfter !== undefined) reply.header('retry-after', String(error.options.retryAfter));
       return reply.code(error.status).type('application/json').send(JSON.stringify(errorBody(error)));
     }
     const authInfo = { token: '', clientId: 'ucp-platform', scopes: [] };
