@@ -3,7 +3,6 @@ import { resolveMasterKey } from './access/master-key.ts';
 import { listenUrl, resolveBaseUrl } from './config.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
-import { errorForLog } from './db/errors.ts';
 import type { Database } from './db/client.ts';
 import { seedDemoStore } from './seed/demo.ts';
 import { purgeIdempotencyKeys, releaseOrphanedClaims } from './calls/idempotency.ts';
@@ -65,7 +64,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   open();
   // CONTRACT §10 keeps idempotency keys at least 24 h; older ones are dropped in the background.
   const purge = setInterval(() => {
-    purgeIdempotencyKeys(database.db, new Date()).catch((error: unknown) => app.log.warn({ err: errorForLog(error) }, 'idempotency purge failed'));
+    purgeIdempotencyKeys(database.db, new Date()).catch((error: unknown) => app.log.warn({ err: error }, 'idempotency purge failed'));
   }, PURGE_INTERVAL_MS);
   purge.unref();
   app.log.info({ url: app.butik.baseUrl, port, database: database.kind, rateLimits: app.butik.gate.limiter.store() }, 'butik listening');
