@@ -47,6 +47,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let port: number;
   try {
     if (master.generatedAt) app.log.info({ path: master.generatedAt }, 'master key file (BUTIK_MASTER_KEY is not set)');
+    if (database.loosenedEntries) {
+      app.log.warn({ dataDir: config.dataDir, entries: database.loosenedEntries },
+        'the embedded data directory was readable by other local users; it is now the owner\'s alone (directories 0700, files 0600)');
+    }
     // A Redis that is down does not stop the start: counters stay in memory until it answers, the Redis
     // client has logged why, and "butik listening" says rateLimits: "degraded". CONTRACT §5.
     await app.butik.gate.limiter.ready().catch(() => undefined);

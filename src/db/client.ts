@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -10,6 +10,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.ts';
+import { createPrivateDir, restrictToOwner } from './data-dir-mode.ts';
 import { describeConnectFailure } from './open-error.ts';
 import * as schema from './schema.ts';
 
@@ -32,6 +33,8 @@ export type Database = {
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Embedded only: how many entries of an existing data directory other users could read before this start. */
+  loosenedEntries?: number;
 };
 
 export type DatabaseOptions = {
@@ -69,11 +72,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   let dir: string | undefined;
   let unlock = () => {};
+  let loosenedEntries = 0;
   if (dataDir) {
-    mkdirSync(dataDir, { recursive: true });
+    createPrivateDir(dataDir);
+    loosenedEntries = restrictToOwner(dataDir);
     unlock = lockDataDir(dataDir);
     dir = join(dataDir, 'pgdata');
-    mkdirSync(dir, { recursive: true });
+    createPrivateDir(dir);
   }
   let client: PGlite;
   try {
@@ -82,6 +87,8 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     unlock();
     throw error;
   }
+  // A first start has just written the cluster's files 0666; they become the owner's before anything is served.
+  if (dataDir) restrictToOwner(dataDir);
   const typed = drizzlePglite(client, { schema });
   return {
     db: typed as unknown as Db,
@@ -89,6 +96,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     migrate: () => migratePglite(typed, { migrationsFolder }),
     ping: async () => { await client.query('select 1'); },
     close: () => client.close().finally(unlock),
+    loosenedEntries,
   };
 }
 
