@@ -8,6 +8,7 @@ import type { RateLimiter } from './access/rate-limit.ts';
 import { BODY_LIMIT, resolveBaseUrl } from './config.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { logSafeError } from './db/errors.ts';
 import { acceptRawBodies } from './edge/json-body.ts';
 import { sendProblem } from './edge/problem-reply.ts';
 import { ToolError } from './errors/tool-error.ts';
@@ -56,6 +57,8 @@ export type AppOptions = {
   webhookTiming?: { pollMs?: number; firstRetryMs?: number };
   /** false silences request logs (tests); default: pino JSON at config.logLevel. */
   logger?: boolean;
+  /** Where the JSON log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
 };
 
 export function buildApp(options: AppOptions): FastifyInstance {
@@ -64,7 +67,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     logger: options.logger === false ? false : {
       level: config.logLevel,
       redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
+      // Every `err` any layer logs passes here: database errors by SQLSTATE, never SQL or its parameters.
+      serializers: { err: logSafeError },
       ...(config.logFormat === 'pretty' ? { stream: pinoPretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss' }) } : {}),
+      ...(options.logStream ? { stream: options.logStream } : {}),
     },
     // One JSON line per request, written by the onResponse hook below (CONTRACT §1).
     logController: new LogController({ disableRequestLogging: true }),

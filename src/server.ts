@@ -4,7 +4,6 @@ import { listenUrl, resolveBaseUrl } from './config.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { recordServerAddress } from './db/data-dir-lock.ts';
-import { errorForLog } from './db/errors.ts';
 import type { Database } from './db/client.ts';
 import { seedDemoStore } from './seed/demo.ts';
 import { purgeIdempotencyKeys, releaseOrphanedClaims } from './calls/idempotency.ts';
@@ -50,6 +49,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let port: number;
   try {
     if (master.generatedAt) app.log.info({ path: master.generatedAt }, 'master key file (BUTIK_MASTER_KEY is not set)');
+    if (database.loosenedEntries) {
+      app.log.warn({ dataDir: config.dataDir, entries: database.loosenedEntries },
+        'the embedded data directory was readable by other local users; it is now the owner\'s alone (directories 0700, files 0600)');
+    }
     // A Redis that is down does not stop the start: counters stay in memory until it answers, the Redis
     // client has logged why, and "butik listening" says rateLimits: "degraded". CONTRACT §5.
     await app.butik.gate.limiter.ready().catch(() => undefined);
@@ -67,7 +70,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   open();
   // CONTRACT §10 keeps idempotency keys at least 24 h; older ones are dropped in the background.
   const purge = setInterval(() => {
-    purgeIdempotencyKeys(database.db, new Date()).catch((error: unknown) => app.log.warn({ err: errorForLog(error) }, 'idempotency purge failed'));
+    purgeIdempotencyKeys(database.db, new Date()).catch((error: unknown) => app.log.warn({ err: error }, 'idempotency purge failed'));
   }, PURGE_INTERVAL_MS);
   purge.unref();
   // The embedded directory is this process's alone: CLI commands refused it go through this server instead.

@@ -1,7 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { errorForLog } from '../db/errors.ts';
 import { apiKeys } from '../db/schema.ts';
 import type { Log } from '../log.ts';
 import type { Actor } from './actor.ts';
@@ -98,7 +97,7 @@ export function createAuthenticator(options: {
     if (now.getTime() - previous < LAST_USED_RESOLUTION_MS) return;
     lastUsedWritten.set(keyId, now.getTime());
     options.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, keyId))
-      .catch((error: unknown) => options.log.warn({ err: errorForLog(error), keyId }, 'could not record lastUsedAt'));
+      .catch((error: unknown) => options.log.warn({ err: error, keyId }, 'could not record lastUsedAt'));
   }
 
   async function lookup(hash: string, now: number): Promise<Cached | undefined> {

@@ -15,7 +15,8 @@ export function resolveMasterKey(configured: string | undefined, dataDir: string
     const key = readFileSync(path, 'utf8').trim();
     if (key.length >= 32) return { key, generatedAt: path };
   }
-  mkdirSync(dataDir, { recursive: true });
+  // The data directory is the owner's alone (see src/db/data-dir-mode.ts), also when it holds only this file.
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = `bk_master_${randomBytes(32).toString('base64url')}`;
   writeFileSync(path, `${key}\n`, { mode: 0o600 });
   chmodSync(path, 0o600);

@@ -2,8 +2,8 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 
 /**
- * CONTRACT §5: the three policies, each a fixed window starting at its first counted request; `ucp` counts
- * the UCP checkout routes per IP (issue 17).
+ * The four policies, each a fixed window starting at its first counted request: `anon`, `preauth` and `key`
+ * for the tool routes (preauth also for UCP key mode's key guesses), and `ucp` for the UCP checkout routes per IP.
  */
 export type PolicyName = 'anon' | 'preauth' | 'key' | 'ucp';
 
@@ -69,7 +69,7 @@ function toState(policy: PolicyName, quota: number, res: RateLimiterRes, exceede
   };
 }
 
-/** The three policies of CONTRACT §5 over one counter store (process memory unless told otherwise). */
+/** The four policies over one counter store (process memory unless told otherwise). */
 export function createRateLimiter(settings: RateLimitSettings, backend: RateLimitBackend = memoryBackend(settings.windowSeconds)): RateLimiter {
   const limiters = new Map(POLICIES.map((policy) => [policy, backend.limiterFor(policy, settings.quotas[policy])]));
   return {

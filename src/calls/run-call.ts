@@ -1,6 +1,5 @@
 import { callerId } from '../access/actor.ts';
 import type { Actor } from '../access/actor.ts';
-import { errorForLog } from '../db/errors.ts';
 import { asToolError, problemFor } from '../errors/to-problem.ts';
 import type { Problem } from '../errors/to-problem.ts';
 import { ToolError } from '../errors/tool-error.ts';
@@ -89,7 +88,7 @@ export function problemAnswer(
 /** Unknown errors are logged here with the request's logger and leave as internal_error. STYLE §6. */
 export function loggedToolError(log: Log, error: unknown): ToolError {
   const toolError = asToolError(error);
-  if (!(error instanceof ToolError)) log.error({ err: errorForLog(error) }, 'tool call failed');
+  if (!(error instanceof ToolError)) log.error({ err: error }, 'tool call failed');
   return toolError;
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -11,6 +11,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.ts';
 import { chooseEngineCompiler, DEFAULT_EMBEDDED_MEMORY_BYTES, embeddedStartParams } from './embedded-settings.ts';
+import { createPrivateDir, restrictToOwner } from './data-dir-mode.ts';
 import { describeConnectFailure } from './open-error.ts';
 import * as schema from './schema.ts';
 
@@ -33,6 +34,8 @@ export type Database = {
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Embedded only: how many entries of an existing data directory other users could read before this start. */
+  loosenedEntries?: number;
 };
 
 export type DatabaseOptions = {
@@ -74,11 +77,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 async function openPglite(dataDir: string | undefined, memoryBytes: number): Promise<Database> {
   let dir: string | undefined;
   let unlock = () => {};
+  let loosenedEntries = 0;
   if (dataDir) {
-    mkdirSync(dataDir, { recursive: true });
+    createPrivateDir(dataDir);
+    loosenedEntries = restrictToOwner(dataDir);
     unlock = lockDataDir(dataDir);
     dir = join(dataDir, 'pgdata');
-    mkdirSync(dir, { recursive: true });
+    createPrivateDir(dir);
   }
   let client: PGlite;
   try {
@@ -91,6 +96,8 @@ async function openPglite(dataDir: string | undefined, memoryBytes: number): Pro
     unlock();
     throw error;
   }
+  // A first start has just written the cluster's files 0666; they become the owner's before anything is served.
+  if (dataDir) restrictToOwner(dataDir);
   const typed = drizzlePglite(client, { schema });
   return {
     db: typed as unknown as Db,
@@ -98,6 +105,7 @@ async function openPglite(dataDir: string | undefined, memoryBytes: number): Pro
     migrate: () => migratePglite(typed, { migrationsFolder }),
     ping: async () => { await client.query('select 1'); },
     close: () => client.close().finally(unlock),
+    loosenedEntries,
   };
 }
 

@@ -53,19 +53,60 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return hasSqlState(error, '23503');
 }
 
+/** Members of drivers' and Drizzle's errors that carry SQL text, its parameters or row values. */
+const UNLOGGABLE = new Set(['query', 'params', 'parameters', 'detail', 'where', 'hint', 'internalQuery', 'queryOptions']);
 /**
- * What a log line may say about a failure. Drizzle's error message holds the SQL and its parameters
- * (customer data), so a database error is logged by its SQLSTATE, constraint and the driver's own message
- * only; any other error keeps its stack, which is what a developer needs.
+ * SQLSTATE classes whose messages name only the schema (a constraint, a column, a lock): connection, integrity,
+ * transaction state, rollback, syntax or access, resources, object state, operator intervention. Others, data
+ * exceptions (class 22) first, may quote the offending value.
  */
-export function errorForLog(error: unknown): unknown {
-  const database = [...causes(error)].find((e) => typeof e.code === 'string' || isDriverMessage(e.message));
-  if (!database) return error;
-  const { code, message } = database;
-  const constraint = 'constraint' in database ? database.constraint : undefined;
-  // Data exceptions (class 22) quote the offending input in their message.
-  const safeMessage = typeof code === 'string' && code.startsWith('22') ? undefined : message;
-  return { type: 'DatabaseError', code, message: safeMessage, ...(typeof constraint === 'string' ? { constraint } : {}) };
+const PLAIN_MESSAGE_CLASSES = new Set(['08', '23', '25', '40', '42', '53', '55', '57']);
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+const MAX_CAUSES = 4;
+
+/** An error as a log line carries it (the shape pino's own serializer gives). */
+export type LoggedError = { type: string; message: string; stack: string; [member: string]: unknown };
+
+/** The database's or the driver's failure in an error's causes: Drizzle wraps it with the SQL and its parameters. */
+function databaseFailure(error: unknown): LoggedError | undefined {
+  for (const e of causes(error)) {
+    const code = typeof e.code === 'string' ? e.code : undefined;
+    const driverMessage = isDriverMessage(e.message) && typeof e.message === 'string' ? e.message : undefined;
+    if (code !== undefined && SQLSTATE.test(code)) {
+      const summary = `SQLSTATE ${code}`;
+      const message = PLAIN_MESSAGE_CLASSES.has(code.slice(0, 2)) && typeof e.message === 'string' ? e.message : summary;
+      const constraint = 'constraint' in e && typeof e.constraint === 'string' ? { constraint: e.constraint } : {};
+      return { type: 'DatabaseError', code, message, stack: summary, ...constraint };
+    }
+    if ((code !== undefined && UNAVAILABLE_SOCKET_CODES.has(code)) || driverMessage !== undefined) {
+      const message = driverMessage ?? code ?? 'database unavailable';
+      return { type: 'DatabaseError', ...(code !== undefined ? { code } : {}), message, stack: message };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The `err` serializer of every log line (set once on the logger, so no route can forget it). A database
+ * error is logged by its SQLSTATE and constraint, with the driver's message only where it cannot quote a value;
+ * any other error keeps its type, message, stack and plain members, minus anything that could hold SQL or its
+ * parameters, down its causes.
+ */
+export function logSafeError(error: unknown, depth = 0): LoggedError {
+  const database = databaseFailure(error);
+  if (database) return database;
+  if (!(error instanceof Error)) return { type: typeof error, message: String(error), stack: '' };
+  const members = Object.entries(error).filter(([name, value]) => !UNLOGGABLE.has(name) && value !== null && typeof value !== 'object');
+  // Drizzle's wrapper writes the statement and its parameters into its message, and so into its stack.
+  const withheld = error.message.startsWith('Failed query');
+  const message = withheld ? 'Failed query (the statement is not logged)' : error.message;
+  return {
+    ...Object.fromEntries(members),
+    type: error.constructor.name,
+    message,
+    stack: withheld ? message : error.stack ?? message,
+    ...(error.cause !== undefined && depth < MAX_CAUSES ? { cause: logSafeError(error.cause, depth + 1) } : {}),
+  };
 }
 
 function isDriverMessage(message: unknown): boolean {

@@ -369,9 +369,15 @@ export const customers = pgTable('customers', {
   updatedAt: updatedAt(),
 }, (t) => [uniqueIndex('customers_email_idx').on(sql`lower(${t.email})`)]);
 
+/**
+ * A known buyer's addresses. `owner` names who may be offered the row: null for the merchant's own records
+ * (imported), offered to nobody until a buyer proves who they are; `key:<api key id>` for an address a UCP
+ * platform's buyer shipped an order to, offered to that key alone (a signed-in buyer will be another kind).
+ */
 export const customerAddresses = pgTable('customer_addresses', {
   id: text('id').primaryKey(),
   customerId: text('customer_id').notNull().references(() => customers.id, { onDelete: 'cascade' }),
+  owner: text('owner'),
   streetAddress: text('street_address').notNull(),
   city: text('city').notNull(),
   /** Region, state or province; optional outside countries that use one. */
@@ -381,7 +387,13 @@ export const customerAddresses = pgTable('customer_addresses', {
   countryCode: text('country_code').notNull(),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
-}, (t) => [index('customer_addresses_customer_idx').on(t.customerId)]);
+}, (t) => [
+  index('customer_addresses_customer_idx').on(t.customerId),
+  // One row per owner and address, however many orders ship there at once.
+  uniqueIndex('customer_addresses_owned_idx')
+    .on(t.owner, t.customerId, t.streetAddress, t.city, sql`coalesce(${t.region}, '')`, t.postalCode, t.countryCode)
+    .where(sql`${t.owner} is not null`),
+]);
 
 /**
  * A UCP checkout session (issue 17): what the platform sent, kept as UCP shapes, over the Butik cart it owns.

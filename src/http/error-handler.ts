@@ -1,5 +1,4 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorForLog } from '../db/errors.ts';
 import { asToolError } from '../errors/to-problem.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { sendProblem } from '../edge/problem-reply.ts';
@@ -14,7 +13,7 @@ export function registerErrorHandling(app: FastifyInstance, baseUrl: () => strin
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       return sendProblem(reply, new ToolError('invalid_json', 'The request body could not be read.'), baseUrl());
     }
-    request.log.error({ err: errorForLog(error) }, 'unhandled error');
+    request.log.error({ err: error }, 'unhandled error');
     return sendProblem(reply, asToolError(error), baseUrl());
   });
   app.setNotFoundHandler((request, reply) =>

@@ -1,4 +1,3 @@
-import { errorForLog } from '../db/errors.ts';
 import { DATABASE_RETRY_AFTER_S } from '../errors/to-problem.ts';
 import type { RoutePlugin } from '../services.ts';
 
@@ -17,7 +16,7 @@ export const healthRoutes: RoutePlugin = async (app, { services }) => {
       await withDeadline(services.database.ping(), READY_DEADLINE_MS);
       return { ok: true, ...rateLimits };
     } catch (error) {
-      request.log.warn({ err: errorForLog(error) }, 'database not reachable');
+      request.log.warn({ err: error }, 'database not reachable');
       return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_S))
         .send({ ok: false, database: 'unreachable', ...rateLimits });
     }

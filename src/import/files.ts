@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email, Url } from '../schema/common.ts';
+import { Email, ImageUrl } from '../schema/common.ts';
 
 /**
  * The CSV files `butik import` knows, by name, with one row schema each. The columns are those of the UCP
@@ -45,7 +45,7 @@ export const ProductRow = z.object({
   id: sku,
   title: text(200).min(2, 'must be at least 2 characters'),
   price: minorUnits.pipe(z.number().min(1, 'must be above 0')),
-  image_url: optional(Url),
+  image_url: optional(ImageUrl),
   description: optional(text(20_000)),
   category: optional(text(200)),
   stock: optional(count),

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { rateLimitHeaders } from '../access/rate-limit.ts';
 import { TOOL_SCOPES } from '../access/scopes.ts';
-import { errorForLog } from '../db/errors.ts';
 import { sendProblem } from '../edge/problem-reply.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { sweepExpiredRecords } from './adapter.ts';
@@ -106,7 +105,7 @@ export const oauthRoutes: FastifyPluginAsync<OAuthRouteOptions> = async (app, { 
     if (now - lastSweep > SWEEP_INTERVAL_MS) {
       lastSweep = now;
       await sweepExpiredRecords(services.runtime.db, new Date(now))
-        .catch((error: unknown) => request.log.warn({ err: errorForLog(error) }, 'OAuth record sweep failed'));
+        .catch((error: unknown) => request.log.warn({ err: error }, 'OAuth record sweep failed'));
     }
     return delegate(oauth, request, reply);
   });

@@ -43,8 +43,23 @@ export const Timestamp = z.iso.datetime({ offset: false }).meta({
   examples: ['2026-01-31T12:00:00Z'],
 });
 
-export const HttpsUrl = z.url({ protocol: /^https$/ });
+const HttpsUrl = z.url({ protocol: /^https$/ });
 export const Url = z.url({ protocol: /^https?$/ });
+
+/**
+ * Characters that end or break an HTML attribute or a CSS url(): a URL that holds one unencoded is refused
+ * on write rather than trusted to every place that renders it.
+ */
+export const URL_BREAKING_CHARACTERS = /[\s<>"'`\\]/;
+const IMAGE_URL_RULE = 'without spaces, quotes, backslashes or angle brackets (percent-encode them: a space is %20)';
+
+/** A product image address: absolute http(s), nothing that could end the attribute it is written into. */
+export const ImageUrl = Url.max(2000).refine((value) => !URL_BREAKING_CHARACTERS.test(value), {
+  message: `must be an absolute http(s) URL ${IMAGE_URL_RULE}`,
+});
+export const HttpsImageUrl = HttpsUrl.max(2000).refine((value) => !URL_BREAKING_CHARACTERS.test(value), {
+  message: `must be an absolute https URL ${IMAGE_URL_RULE}`,
+});
 
 export const Email = z.email().max(320);
 

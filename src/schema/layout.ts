@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { URL_BREAKING_CHARACTERS } from './common.ts';
 
 /**
  * The Visual Builder layout of a CMS page (SPEC §2.5 leaves its structure to the service): a versioned,
@@ -34,7 +35,7 @@ export function isSafeImageSrc(value: string): boolean {
 }
 
 function isHttpUrl(value: string): boolean {
-  if (!/^https?:\/\//i.test(value) || /[\s<>"'`\\]/.test(value)) return false;
+  if (!/^https?:\/\//i.test(value) || URL_BREAKING_CHARACTERS.test(value)) return false;
   return URL.canParse(value);
 }
 

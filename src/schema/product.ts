@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, NonNegativeInt, PositiveInt, Slug, Url, money } from './common.ts';
+import { Id, ImageUrl, NonNegativeInt, PositiveInt, Slug, money } from './common.ts';
 
 const Scalar = z.union([z.string(), z.number(), z.boolean()]);
 
@@ -13,7 +13,7 @@ export const ProductFields = {
   frameColor: z.string().min(1).max(100).meta({ description: 'Frame colour in Danish, as the catalog writes it.', examples: ['sort'] }),
   lensColor: z.string().min(1).max(100).meta({ description: 'Lens colour in Danish, as the catalog writes it.', examples: ['grøn'] }),
   featured: z.boolean().meta({ description: 'Shown as featured; default false.' }),
-  images: z.array(Url).max(50).meta({ description: 'Image URLs (http or https).' }),
+  images: z.array(ImageUrl).max(50).meta({ description: 'Image URLs: absolute http or https, spaces, quotes and angle brackets percent-encoded.' }),
   attributes: z.record(z.string().min(1).max(100), z.union([Scalar, z.array(Scalar)])).meta({
     description: 'Free-form attributes: string keys to a string, number, boolean or an array of those.',
   }),

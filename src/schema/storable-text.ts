@@ -8,6 +8,11 @@ import type { FieldError } from '../errors/tool-error.ts';
  */
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** Whether PostgreSQL can store (and so compare) this string at all. */
+export function isStorableText(value: string): boolean {
+  return !UNSTORABLE.test(value);
+}
+
 export function unstorableTextErrors(input: unknown): FieldError[] {
   const errors: FieldError[] = [];
   // An explicit stack: the walk must not recurse over client-controlled nesting.

@@ -51,7 +51,8 @@ export const updateProductContent = defineTool({
   annotations: write('Update product content', { idempotent: true }),
   input: z.strictObject({
     slug: SlugRef.meta({ description: 'The product to change.', examples: ['aviator-classic'] }),
-    answerSummary: ProductFields.answerSummary.nullable().optional(),
+    answerSummary: ProductFields.answerSummary.nullable().optional()
+      .meta({ description: 'Short answer-engine summary, at most 500 characters; null removes it.' }),
     faq: ProductFields.faq.optional().meta({ description: 'Questions and answers, replacing the current list.' }),
     useCases: ProductFields.useCases.optional().meta({ description: 'Use cases, replacing the current list.' }),
     comparisonFacts: ProductFields.comparisonFacts.optional().meta({

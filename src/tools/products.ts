@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { products } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { ToolError } from '../errors/tool-error.ts';
-import { Confirm, HttpsUrl, Id, PositiveInt, Slug, SlugRef, Timestamp, toIso, money } from '../schema/common.ts';
+import { Confirm, HttpsImageUrl, Id, PositiveInt, Slug, SlugRef, Timestamp, toIso, money } from '../schema/common.ts';
 import { ProductFields, ProductRef } from '../schema/product.ts';
 import { findProduct, productNotFound, resolveCategoryId } from '../shop/catalog.ts';
 import { PRODUCT_COLUMNS, productRecordBySlug } from '../shop/product-read.ts';
@@ -168,7 +168,7 @@ export const attachProductImage = defineTool({
   annotations: write('Attach product image', { idempotent: true }),
   input: z.strictObject({
     slug: SlugRef.meta({ description: 'The product to add the image to.' }),
-    imageUrl: HttpsUrl.meta({ description: 'The image URL; must use https.' }),
+    imageUrl: HttpsImageUrl.meta({ description: 'The image URL; must use https, with spaces, quotes and angle brackets percent-encoded.' }),
     alt: z.string().max(200).optional().meta({ description: 'Alternative text for the image, at most 200 characters.' }),
     sourceId: z.string().min(1).max(200).optional().meta({ description: 'Identifier of the image at its source.' }),
   })

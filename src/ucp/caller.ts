@@ -1,7 +1,7 @@
 import { actorName, hasScope } from '../access/actor.ts';
 import type { Actor } from '../access/actor.ts';
 import { readCredentials } from '../access/authenticate.ts';
-import type { Authenticator } from '../access/authenticate.ts';
+import type { Gate } from '../access/admit.ts';
 import { UCP_SCOPE } from '../access/scopes.ts';
 import type { Scope } from '../access/scopes.ts';
 import { UcpError } from './errors.ts';
@@ -12,20 +12,31 @@ import { UcpError } from './errors.ts';
  */
 export type UcpCaller = { actor: Actor; keyId: string | null; mode: 'open' | 'key' };
 
+type CredentialHeaders = { 'x-api-key'?: string | string[]; authorization?: string };
+
 export function openCaller(ip: string): UcpCaller {
   return { actor: { kind: 'anonymous', ip }, keyId: null, mode: 'open' };
 }
 
-/** Key mode's admission: X-API-Key or Authorization: Bearer, a live key, and the scope. */
-export async function keyCaller(authenticator: Authenticator, headers: { 'x-api-key'?: string | string[]; authorization?: string }): Promise<UcpCaller> {
+/**
+ * Key mode's admission: X-API-Key or Authorization: Bearer, a live key, and the scope. Every guess is counted
+ * under the preauth policy per IP before the key is looked up, as on the tool routes, so keys cannot be tried
+ * without limit; a key that proves valid gives its point back.
+ */
+export async function keyCaller(gate: Gate, ip: string, headers: CredentialHeaders): Promise<UcpCaller> {
   const apiKey = headers['x-api-key'];
   const credentials = readCredentials(headers.authorization);
   const token = typeof apiKey === 'string' && apiKey.trim() !== '' ? apiKey.trim() : credentials.kind === 'bearer' ? credentials.token : '';
   if (token === '') {
     throw new UcpError(401, 'UNAUTHORIZED', `This shop's checkout needs an API key with scope ${UCP_SCOPE}: send X-API-Key or Authorization: Bearer.`);
   }
-  const authenticated = await authenticator.authenticate(token);
+  const preauth = await gate.limiter.consume('preauth', ip);
+  if (preauth.exceeded) {
+    throw new UcpError(429, 'RATE_LIMITED', `Too many attempts with unknown keys; retry in ${preauth.resetSeconds} seconds.`, { retryAfter: preauth.resetSeconds });
+  }
+  const authenticated = await gate.authenticator.authenticate(token);
   if (!authenticated.ok) throw new UcpError(401, 'UNAUTHORIZED', authenticated.detail);
+  await gate.limiter.reward('preauth', ip, preauth);
   const { actor } = authenticated;
   if (!hasScope(actor, UCP_SCOPE)) throw new UcpError(403, 'FORBIDDEN', `The key ${actorName(actor)} lacks scope ${UCP_SCOPE}.`);
   return { actor, keyId: actor.kind === 'key' ? actor.keyId : null, mode: 'key' };
@@ -47,7 +58,7 @@ export function callerName(caller: UcpCaller, profile: string): string {
 }
 
 /** The admission the configured mode makes of one request. */
-export function callerAdmission(mode: 'open' | 'key', authenticator: Authenticator) {
-  return (ip: string, headers: { 'x-api-key'?: string | string[]; authorization?: string }): Promise<UcpCaller> =>
-    (mode === 'open' ? Promise.resolve(openCaller(ip)) : keyCaller(authenticator, headers));
+export function callerAdmission(mode: 'open' | 'key', gate: Gate) {
+  return (ip: string, headers: CredentialHeaders): Promise<UcpCaller> =>
+    (mode === 'open' ? Promise.resolve(openCaller(ip)) : keyCaller(gate, ip, headers));
 }

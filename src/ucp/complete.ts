@@ -8,7 +8,7 @@ import { ucpCheckoutSessions, ucpOrders } from '../db/schema.ts';
 import type { Log } from '../log.ts';
 import { callerName } from './caller.ts';
 import { renderCheckout } from './checkout-view.ts';
-import type { Pricing, SessionRow, ViewSettings } from './checkout-view.ts';
+import type { Pricing, SessionRow } from './checkout-view.ts';
 import { invalidRequest, UcpError } from './errors.ts';
 import { orderDocument } from './order-document.ts';
 import type { PaymentHandlerDeclaration } from './payment-handlers.ts';
@@ -16,9 +16,11 @@ import { processorNamed } from './processors.ts';
 import type { PaymentProcessor } from './processors.ts';
 import { fullName } from './schemas.ts';
 import type { CompleteCheckout } from './schemas.ts';
+import { saveShippedAddress } from './saved-addresses.ts';
 import { findSession, openSession, requireOpen } from './sessions.ts';
+import type { WriteSettings } from './sessions.ts';
 
-export type CompleteSettings = ViewSettings & {
+export type CompleteSettings = WriteSettings & {
   log: Log;
   platform: string;
   idempotencyKey: string;
@@ -155,6 +157,8 @@ async function recordUcpOrder(
     orderId: order.id, checkoutId: session.id, document: orderDocument(order.id, session.id, permalink, pricing), webhookUrl: placement.webhookUrl,
     keyId: placement.caller.keyId, processor: placement.handler.processor, paymentReference: placement.reference, createdAt: now, updatedAt: now,
   });
+  // Only a completed order saves the address it ships to, owned by the caller that placed it.
+  if (placement.savedAddresses && pricing.shipping) await saveShippedAddress(tx, placement.caller, session.buyer, pricing.shipping.destination);
   return frozen;
 }
 

@@ -111,6 +111,7 @@ export const ucpMcpRoute = async (
         return { context: { requestId: request.id, log: request.log, caller }, headers: cors, clientId: 'ucp-platform', scopes: [] };
       } catch (error) {
         if (!(error instanceof UcpError)) throw error;
+        if (error.options.retryAfter !== undefined) reply.header('retry-after', String(error.options.retryAfter));
         sendUcpError(reply, error, cors);
         return undefined;
       }

@@ -4,12 +4,12 @@ import type { StoredAnswer } from '../calls/idempotency.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { Log } from '../log.ts';
-import { unstorableTextErrors } from '../schema/storable-text.ts';
+import { isStorableText, unstorableTextErrors } from '../schema/storable-text.ts';
 import type { Services } from '../services.ts';
 import type { Agent } from './agent-header.ts';
 import type { UcpCaller } from './caller.ts';
 import { completeSession } from './complete.ts';
-import { errorBody, UcpError } from './errors.ts';
+import { errorBody, notFound, UcpError } from './errors.ts';
 import { readOrder, updateOrder, UpdateOrder } from './orders.ts';
 import { platformProfiles } from './platform-profile.ts';
 import type { PlatformProfile } from './platform-profile.ts';
@@ -33,7 +33,16 @@ export type UcpCall = {
 };
 
 type Context = UcpCall & { profile: PlatformProfile; settings: WriteSettings };
-type Operation = { writes: boolean; run(context: Context): Promise<{ status: number; body: unknown }> };
+type Operation = {
+  writes: boolean;
+  /** What the id in the path names, for the operations that take one. */
+  about?: 'Checkout session' | 'Order';
+  run(context: Context): Promise<{ status: number; body: unknown }>;
+};
+
+/** Ids are Butik's UUIDs; a longer one, or one the database could not even compare, names nothing. */
+const MAX_ID_LENGTH = 200;
+const namesNothing = (id: string) => id.length > MAX_ID_LENGTH || !isStorableText(id);
 
 /** Schema violations are 422, as the samples' validation answers them; the first issue names the member. */
 export function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
@@ -64,13 +73,15 @@ export function ucpOperations(services: Services, delivery: WebhookDelivery, log
       writes: true,
       run: async ({ agent, body, settings }) => ({ status: 201, body: await createSession(db, parse(CreateCheckout, body), agent.profile, settings) }),
     },
-    get_checkout: { writes: false, run: async ({ id, settings }) => ({ status: 200, body: await readSession(db, id, settings) }) },
+    get_checkout: { writes: false, about: 'Checkout session', run: async ({ id, settings }) => ({ status: 200, body: await readSession(db, id, settings) }) },
     update_checkout: {
       writes: true,
+      about: 'Checkout session',
       run: async ({ id, body, settings }) => ({ status: 200, body: await updateSession(db, id, parse(UpdateCheckout, body), settings) }),
     },
     complete_checkout: {
       writes: true,
+      about: 'Checkout session',
       async run({ id, agent, profile, body, settings, idempotencyKey, requestId, log: callLog }) {
         const completed = await completeSession(db, id, parse(CompleteCheckout, body), {
           ...settings, log: callLog, platform: agent.profile, idempotencyKey: idempotencyKey ?? requestId, webhookUrl: profile.webhookUrl,
@@ -81,10 +92,11 @@ export function ucpOperations(services: Services, delivery: WebhookDelivery, log
         return { status: 200, body: completed };
       },
     },
-    cancel_checkout: { writes: true, run: async ({ id, settings }) => ({ status: 200, body: await cancelSession(db, id, settings) }) },
-    get_order: { writes: false, run: async ({ id, caller }) => ({ status: 200, body: await readOrder(db, id, caller) }) },
+    cancel_checkout: { writes: true, about: 'Checkout session', run: async ({ id, settings }) => ({ status: 200, body: await cancelSession(db, id, settings) }) },
+    get_order: { writes: false, about: 'Order', run: async ({ id, caller }) => ({ status: 200, body: await readOrder(db, id, caller) }) },
     update_order: {
       writes: true,
+      about: 'Order',
       async run({ id, body, settings }) {
         const updated = await updateOrder(db, id, parse(UpdateOrder, body), settings.now, settings.caller);
         void delivery.kick();
@@ -93,6 +105,7 @@ export function ucpOperations(services: Services, delivery: WebhookDelivery, log
     },
     simulate_shipping: {
       writes: true,
+      about: 'Order',
       async run({ id, requestId }) {
         const shipped = await simulateShipping(services, id, requestId);
         void delivery.kick();
@@ -103,6 +116,7 @@ export function ucpOperations(services: Services, delivery: WebhookDelivery, log
 
   return async function runOperation(call: UcpCall): Promise<UcpAnswer> {
     const operation = operations[call.operation];
+    if (operation.about !== undefined && namesNothing(call.id)) return { status: 404, text: JSON.stringify(errorBody(notFound(operation.about))) };
     const execute = async (): Promise<StoredAnswer> => {
       try {
         const profile = await profiles(call.agent.profile);

@@ -24,7 +24,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export const ucpRoutes = async (app: FastifyInstance, { services, delivery }: { services: Services; delivery: WebhookDelivery }) => {
   const { config, database } = services;
   const run = ucpOperations(services, delivery, app.log);
-  const admit = callerAdmission(config.ucp.auth, services.gate.authenticator);
+  const admit = callerAdmission(config.ucp.auth, services.gate);
 
   app.get('/.well-known/ucp', async (_request, reply) => {
     const keys = await publishedSigningKeys(database.db);

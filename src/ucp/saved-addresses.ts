@@ -1,74 +1,87 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client.ts';
 import { customerAddresses, customers } from '../db/schema.ts';
+import type { UcpCaller } from './caller.ts';
 import type { StoredDestination, StoredFulfillment } from './checkout-view.ts';
 import { fullName } from './schemas.ts';
-import type { Buyer, MethodInput } from './schemas.ts';
+import type { Buyer, PostalAddress } from './schemas.ts';
 
 /**
- * BUTIK_UCP_SAVED_ADDRESSES (after the samples): a known buyer's addresses are offered, and the addresses a buyer
- * ships to are kept for next time, one row per distinct address.
+ * BUTIK_UCP_SAVED_ADDRESSES: the address an order shipped to is kept when the order is placed, and offered to
+ * the same buyer next time, but only through an identity that proved it is that buyer. An e-mail in a request
+ * proves nothing (anyone can type it), so today the identity is the platform's API key (BUTIK_UCP_AUTH=key):
+ * a key is offered what its own completed orders shipped to, never another key's addresses nor the merchant's
+ * imported ones, and an open-mode caller is offered nothing. Sessions that are created or updated save nothing,
+ * so nobody can plant an address for a buyer without placing an order.
  */
-async function customerFor(db: Queryable, buyer: Buyer): Promise<string | undefined> {
-  const email = buyer.email?.trim();
-  if (!email) return undefined;
-  const name = fullName(buyer) ?? 'Unknown';
-  await db.insert(customers).values({ id: randomUUID(), name, email }).onConflictDoNothing();
-  const [row] = await db.select({ id: customers.id }).from(customers).where(sql`lower(${customers.email}) = lower(${email})`);
+
+/** Who proved the buyer's identity: an API key today; a buyer signed in through identity linking can join it. */
+export type AddressOwner = { kind: 'key'; id: string };
+
+export function addressOwner(caller: UcpCaller): AddressOwner | undefined {
+  return caller.mode === 'key' && caller.keyId !== null ? { kind: 'key', id: caller.keyId } : undefined;
+}
+
+const ownerColumn = (owner: AddressOwner) => `${owner.kind}:${owner.id}`;
+
+type Customer = { email: string; name: string };
+
+function customerOf(buyer: Buyer | null | undefined, destination: PostalAddress): Customer | undefined {
+  const email = buyer?.email?.trim();
+  return email ? { email, name: fullName(buyer ?? undefined) ?? fullName(destination) ?? 'Unknown' } : undefined;
+}
+
+async function customerId(db: Queryable, customer: Customer): Promise<string | undefined> {
+  await db.insert(customers).values({ id: randomUUID(), name: customer.name, email: customer.email }).onConflictDoNothing();
+  const [row] = await db.select({ id: customers.id }).from(customers).where(sql`lower(${customers.email}) = lower(${customer.email})`);
   return row?.id;
 }
 
-/** Saves one destination (when it is a whole address) and answers the id it is saved under. */
-async function save(db: Queryable, customerId: string, destination: NonNullable<MethodInput['destinations']>[number]): Promise<string | undefined> {
+/**
+ * Keeps the address a completed order ships to, for the buyer and the identity that placed it; in the order's
+ * transaction, so an order that fails saves nothing. An address it already holds is kept once.
+ */
+export async function saveShippedAddress(
+  db: Queryable, caller: UcpCaller, buyer: Buyer | null | undefined, destination: StoredDestination,
+): Promise<void> {
+  const owner = addressOwner(caller);
+  const customer = customerOf(buyer, destination);
   const { street_address: street, address_locality: city, postal_code: postalCode, address_country: country } = destination;
-  if (!street || !city || !postalCode || !country) return undefined;
-  const region = destination.address_region ?? null;
-  const [existing] = await db.select({ id: customerAddresses.id }).from(customerAddresses).where(and(
-    eq(customerAddresses.customerId, customerId), eq(customerAddresses.streetAddress, street), eq(customerAddresses.city, city),
-    region === null ? sql`${customerAddresses.region} is null` : eq(customerAddresses.region, region),
-    eq(customerAddresses.postalCode, postalCode), eq(customerAddresses.countryCode, country),
-  ));
-  if (existing) return existing.id;
-  const taken = destination.id ? (await db.select({ id: customerAddresses.id }).from(customerAddresses).where(eq(customerAddresses.id, destination.id))).length > 0 : true;
-  const id = !taken && destination.id ? destination.id : randomUUID();
-  await db.insert(customerAddresses).values({ id, customerId, streetAddress: street, city, region, postalCode, countryCode: country });
-  return id;
+  if (!owner || !customer || !street || !city || !postalCode || !country) return;
+  const id = await customerId(db, customer);
+  if (!id) return;
+  await db.insert(customerAddresses).values({
+    id: randomUUID(), customerId: id, owner: ownerColumn(owner),
+    streetAddress: street, city, region: destination.address_region ?? null, postalCode, countryCode: country,
+  }).onConflictDoNothing();
 }
 
-/** The sent methods with every whole destination saved and named by its saved id (the selection follows it). */
-export async function saveSentDestinations(db: Queryable, buyer: Buyer | null | undefined, methods: readonly MethodInput[]): Promise<MethodInput[]> {
-  const customerId = buyer ? await customerFor(db, buyer) : undefined;
-  if (!customerId) return [...methods];
-  return Promise.all(methods.map(async (method) => {
-    if (!method.destinations) return method;
-    let selected = method.selected_destination_id;
-    const destinations = await Promise.all(method.destinations.map(async (destination) => {
-      const savedId = await save(db, customerId, destination);
-      if (!savedId) return destination;
-      if (destination.id !== undefined && selected === destination.id) selected = savedId;
-      return { ...destination, id: savedId };
-    }));
-    return { ...method, destinations, ...(selected !== undefined ? { selected_destination_id: selected } : {}) };
+async function savedFor(db: Queryable, owner: AddressOwner, email: string): Promise<StoredDestination[]> {
+  const rows = await db.select({ address: customerAddresses }).from(customerAddresses)
+    .innerJoin(customers, eq(customers.id, customerAddresses.customerId))
+    .where(and(eq(customerAddresses.owner, ownerColumn(owner)), sql`lower(${customers.email}) = lower(${email})`))
+    .orderBy(asc(customerAddresses.createdAt), asc(customerAddresses.id));
+  return rows.map(({ address }) => ({
+    id: address.id,
+    street_address: address.streetAddress,
+    address_locality: address.city,
+    ...(address.region ? { address_region: address.region } : {}),
+    postal_code: address.postalCode,
+    address_country: address.countryCode,
   }));
 }
 
-/** Shipping methods without destinations get the buyer's saved addresses to choose from. */
-export async function offerSavedAddresses(db: Queryable, buyer: Buyer | null | undefined, fulfillment: StoredFulfillment): Promise<StoredFulfillment> {
+/** Shipping methods without destinations get the addresses this caller saved for the buyer, when it may see any. */
+export async function offerSavedAddresses(
+  db: Queryable, caller: UcpCaller, buyer: Buyer | null | undefined, fulfillment: StoredFulfillment,
+): Promise<StoredFulfillment> {
+  const owner = addressOwner(caller);
   const email = buyer?.email?.trim();
-  if (!email || !fulfillment.methods.some((method) => method.type === 'shipping' && method.destinations.length === 0)) return fulfillment;
-  const known = await db.select({ id: customers.id }).from(customers).where(sql`lower(${customers.email}) = lower(${email})`);
-  if (known.length === 0) return fulfillment;
-  const rows = await db.select().from(customerAddresses).where(inArray(customerAddresses.customerId, known.map((row) => row.id)))
-    .orderBy(customerAddresses.createdAt, customerAddresses.id);
-  const saved: StoredDestination[] = rows.map((row) => ({
-    id: row.id,
-    street_address: row.streetAddress,
-    address_locality: row.city,
-    ...(row.region ? { address_region: row.region } : {}),
-    postal_code: row.postalCode,
-    address_country: row.countryCode,
-  }));
+  const wanted = fulfillment.methods.some((method) => method.type === 'shipping' && method.destinations.length === 0);
+  if (!owner || !email || !wanted) return fulfillment;
+  const saved = await savedFor(db, owner, email);
+  if (saved.length === 0) return fulfillment;
   return {
     methods: fulfillment.methods.map((method) => (method.type === 'shipping' && method.destinations.length === 0 ? { ...method, destinations: saved } : method)),
   };

@@ -10,10 +10,10 @@ import type { SessionRow, StoredFulfillment, StoredMethod, ViewSettings } from '
 import { invalidRequest, notFound, UcpError } from './errors.ts';
 import { mayUse } from './caller.ts';
 import type { UcpCaller } from './caller.ts';
-import { offerSavedAddresses, saveSentDestinations } from './saved-addresses.ts';
+import { offerSavedAddresses } from './saved-addresses.ts';
 import type { Buyer, CreateCheckout, LineItemInput, MethodInput, UpdateCheckout } from './schemas.ts';
 
-/** What a write needs beyond the view: whether buyers' addresses are saved and offered. */
+/** What a write needs beyond the view: whether buyers' addresses are saved (at completion) and offered. */
 export type WriteSettings = ViewSettings & { savedAddresses: boolean };
 
 /** A session nobody completes is canceled six hours after it was created. */
@@ -90,13 +90,12 @@ export function mergeFulfillment(stored: StoredFulfillment | null, sent: { metho
   };
 }
 
-/** The fulfillment after a write: the sent methods merged, and with saved addresses on, saved and offered. */
+/** The fulfillment after a write: the sent methods merged, and with saved addresses on, the caller's offered. */
 async function nextFulfillment(
   db: Queryable, stored: StoredFulfillment | null, sent: { methods?: MethodInput[] } | undefined, buyer: Buyer | null | undefined, settings: WriteSettings,
 ): Promise<StoredFulfillment | null> {
-  if (!settings.savedAddresses) return sent ? mergeFulfillment(stored, sent) : stored;
-  const merged = sent ? mergeFulfillment(stored, { methods: await saveSentDestinations(db, buyer, sent.methods ?? []) }) : stored;
-  return merged ? offerSavedAddresses(db, buyer, merged) : null;
+  const merged = sent ? mergeFulfillment(stored, sent) : stored;
+  return settings.savedAddresses && merged ? offerSavedAddresses(db, settings.caller, buyer, merged) : merged;
 }
 
 /** Only the instruments' description is kept: a credential never reaches the database. */

@@ -120,3 +120,93 @@ describe(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`, () => {
     expectValidation(response, ['brand']);
   });
 });
+
+describe('the UCP routes in test mode', () => {
+  const logLines: string[] = [];
+  let shop: TestApp;
+  beforeAll(async () => {
+    shop = await createTestApp({
+      env: { BUTIK_UCP_MODE: 'test', BUTIK_UCP_SIMULATION_SECRET: 'fuzz-simulation-secret', LOG_LEVEL: 'info' },
+      logger: true,
+      logStream: { write: (line) => { logLines.push(line); } },
+    });
+  });
+  afterAll(async () => { await shop?.close(); });
+
+  const AGENT = 'profile="https://platform.example/profile"';
+  const HOSTILE_IDS = [
+    'a%00b', '%00', '%ED%A0%80', '%FF', '%C0%80', 'x'.repeat(300), '%27%20or%201%3D1--', '..%2F..%2Fetc%2Fpasswd',
+    '%E2%80%AE', '%F0%9F%99%82', '%5Cu0000', '00000000-0000-0000-0000-000000000000',
+  ];
+  const ROUTES: Array<[method: 'GET' | 'PUT' | 'POST', path: (id: string) => string]> = [
+    ['GET', (id) => `/checkout-sessions/${id}`],
+    ['PUT', (id) => `/checkout-sessions/${id}`],
+    ['POST', (id) => `/checkout-sessions/${id}/complete`],
+    ['POST', (id) => `/checkout-sessions/${id}/cancel`],
+    ['GET', (id) => `/orders/${id}`],
+    ['PUT', (id) => `/orders/${id}`],
+    ['POST', (id) => `/testing/simulate-shipping/${id}`],
+  ];
+  const BODIES: unknown[] = [
+    {},
+    { line_items: [{ item: { id: NUL }, quantity: 1 }], currency: 'DKK' },
+    { line_items: [{ item: { id: 'aviator-classic' }, quantity: 1 }], currency: 'DKK', buyer: { email: NUL } },
+    { line_items: [{ item: { id: LONE_SURROGATE }, quantity: -1 }], currency: NUL },
+    { id: NUL, fulfillment: { methods: [{ type: 'shipping', destinations: [{ id: NUL, street_address: TRAILING_SURROGATE }] }] } },
+    { payment_data: { handler_id: NUL, id: 'x', type: 'card', credential: { token: LONE_SURROGATE } } },
+    { fulfillment: { events: [{ id: NUL, occurred_at: 'yesterday', type: 'x', line_items: [] }] } },
+    { [NUL]: 1, discounts: { codes: [NUL, LONE_SURROGATE] } },
+    'not json', '[]', 'null', DEEP_BODY,
+  ];
+
+  async function request(method: 'GET' | 'PUT' | 'POST', url: string, body?: unknown) {
+    const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    return shop.app.inject({
+      method, url,
+      headers: { 'ucp-agent': AGENT, 'simulation-secret': 'fuzz-simulation-secret', 'idempotency-key': `fuzz-${Math.random()}`, ...(payload ? { 'content-type': 'application/json' } : {}) },
+      ...(payload ? { payload } : {}),
+    });
+  }
+
+  it('answers every hostile id with 404 in the UCP error shape, and hostile bodies with a 4xx, never a 5xx', async () => {
+    const answers: Array<{ at: string; status: number }> = [];
+    for (const [method, path] of ROUTES) {
+      for (const id of HOSTILE_IDS) {
+        const response = await request(method, path(id), method === 'GET' ? undefined : {});
+        answers.push({ at: `${method} ${path(id)}`, status: response.statusCode });
+        // Paths the router cannot decode are refused before any route, as a problem; the rest in UCP's shape.
+        expect(JSON.parse(response.body)).toMatchObject({ code: expect.any(String) });
+      }
+      for (const body of BODIES) {
+        if (method === 'GET') continue;
+        const response = await request(method, path('00000000-0000-0000-0000-000000000000'), body);
+        answers.push({ at: `${method} ${path('…')} ${String(body).slice(0, 20)}`, status: response.statusCode });
+      }
+    }
+    for (const body of BODIES) {
+      const response = await request('POST', '/checkout-sessions', body);
+      answers.push({ at: `POST /checkout-sessions ${JSON.stringify(body).slice(0, 40)}`, status: response.statusCode });
+      expect(response.statusCode).toBeGreaterThanOrEqual(400);
+    }
+    expect(answers.filter((answer) => answer.status >= 500)).toEqual([]);
+    const malformed = answers.filter((answer) => /a%00b|\/%00|%ED%A0%80|x{300}/.test(answer.at));
+    expect(malformed.filter((answer) => answer.status !== 404 && !answer.at.startsWith('POST /testing'))).toEqual([]);
+  });
+
+  it('answers hostile ids over /ucp/mcp as tool errors, not failures', async () => {
+    for (const name of ['get_checkout', 'cancel_checkout', 'complete_checkout']) {
+      const response = await send(shop, {
+        method: 'POST', url: '/ucp/mcp', headers: LEGACY_HEADERS,
+        payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { id: NUL, idempotency_key: 'k' }, _meta: { ucp: { profile: 'https://platform.example/profile' } } } }),
+      });
+      expect(response.status).toBeLessThan(500);
+      expect(JSON.stringify(response.body)).not.toMatch(/INTERNAL_ERROR/);
+    }
+  });
+
+  it('writes no SQL text or parameter into any log line', () => {
+    expect(logLines.length).toBeGreaterThan(100);
+    const leaking = logLines.filter((line) => /\b(select|insert into|update|delete from)\b.*\b(from|set|values|where)\b|Failed query|params:|\\u0000|"detail"/i.test(line));
+    expect(leaking).toEqual([]);
+  });
+});

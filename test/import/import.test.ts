@@ -127,6 +127,8 @@ describe('butik import refuses what it cannot write, and writes nothing', () => 
     ['a price with a decimal point', 'products.csv', 'id,title,price,image_url\nmug_1,Mug,12.50,https://example.com/mug.jpg\n',
       'products.csv:2: price: must be a whole number of minor units (øre, cents), digits only'],
     ['a missing column', 'products.csv', 'id,title\nmug_1,Mug\n', 'products.csv:1: missing column price'],
+    ['an image URL with a space', 'products.csv', 'id,title,price,image_url\nmug_1,Mug,1250,https://example.com/a mug.jpg\n',
+      'products.csv:2: image_url: must be an absolute http(s) URL without spaces'],
     ['a percentage above 100', 'discounts.csv', 'code,type,value,description\nALL,percentage,150,Everything\n',
       'discounts.csv:2: value: a percentage is 1..100'],
     ['an unknown discount type', 'discounts.csv', 'code,type,value,description\nBOGO,buy_one,1,Two for one\n', 'discounts.csv:2: type:'],

@@ -61,6 +61,16 @@ describe.each(['legacy', 'modern'] as const)('tools/list on the %s era', (era) =
     }
   });
 
+  it('describes every input field of every tool, so an agent never meets a bare name', async () => {
+    const undescribed = (await listTools(era)).flatMap((tool) => {
+      const schema: Json = tool.inputSchema;
+      return Object.entries<Json>(schema.properties ?? {})
+        .filter(([, field]) => typeof (field.description ?? schema.$defs?.[String(field.$ref).split('/').at(-1) ?? '']?.description) !== 'string')
+        .map(([name]) => `${tool.name}.${name}`);
+    });
+    expect(undescribed).toEqual([]);
+  });
+
   it('lists all 48 tools in under 84 KB (123 KB before): no date-time regex, no ±(2^53 − 1) bounds, repeated subtrees written once', async () => {
     const tools = await listTools(era);
     const text = JSON.stringify({ tools });

@@ -111,6 +111,9 @@ describe('products.create bounds (SPEC §2.1)', () => {
     ['images.0', { images: ['not a url'] }, { images: ['https://img.test/x.jpg'] }],
     ['images.0', { images: ['ftp://img.test/x.jpg'] }, { images: ['http://img.test/x.jpg'] }],
     ['images', { images: 'https://img.test/x.jpg' }, { images: [] }],
+    ['images.0', { images: ['https://img.test/a b.jpg'] }, { images: ['https://img.test/a%20b.jpg'] }],
+    ['images.0', { images: ['https://img.test/x.jpg"onerror="alert(1)'] }, { images: ['https://img.test/x.jpg?v=1'] }],
+    ['images.1', { images: ['https://img.test/x.jpg', 'https://img.test/<script>.jpg'] }, { images: ['https://img.test/%3Cscript%3E.jpg'] }],
     ['featured', { featured: 'true' }, { featured: false }],
     ['faq.0.q', { faq: [{ q: '', a: 'svar' }] }, { faq: [{ q: 'spørgsmål', a: 'svar' }] }],
     ['useCases.0.title', { useCases: [{ title: '', description: 'd' }] }, { useCases: [{ title: 't', description: 'd' }] }],
@@ -244,6 +247,16 @@ describe('products.attach_image', () => {
     }, master), ['alt']);
     const ok = await t.call('products.attach_image', { slug: product.slug, imageUrl: 'https://img.test/a.jpg', alt: 'x'.repeat(200) }, master);
     expect(ok.status).toBe(200);
+  });
+
+  it('refuses an image URL with a quote, a space or an angle bracket and says what is accepted', async () => {
+    const product = await createProduct(t);
+    for (const imageUrl of ['https://img.test/a b.jpg', 'https://img.test/a.jpg"x', 'https://img.test/<a>.jpg']) {
+      const refused = await t.call('products.attach_image', { slug: product.slug, imageUrl }, master);
+      expectValidation(refused, ['imageUrl']);
+      expect(refused.body.errors[0].message).toMatch(/absolute https URL without spaces, quotes, backslashes or angle brackets \(percent-encode them/);
+    }
+    expect((await t.call('products.get', { slug: product.slug })).body.result.images).toEqual([]);
   });
 
   it('answers an unknown product with 404 not_found', async () => {

@@ -55,3 +55,25 @@ describe('BUTIK_UCP_AUTH=key', () => {
     expect(doc.paths['/checkout-sessions'].post.security).toEqual([{ bearerAuth: ['ucp:checkout'] }]);
   });
 });
+
+describe('BUTIK_UCP_AUTH=key under the preauth rate limit', () => {
+  let limited: TestApp;
+  beforeAll(async () => { limited = await flowerShop({ env: { BUTIK_UCP_AUTH: 'key', BUTIK_RATE_LIMITS: 'anon:1000,preauth:3,key:1000,ucp:1000' } }); });
+  afterAll(async () => { await limited?.close(); });
+
+  it('counts every key guess per IP before looking it up, so past the preauth limit even a wrong key gets 429', async () => {
+    const valid = await limited.keyWith('ucp:checkout');
+    // A key that proves valid gives its point back: five good calls leave the allowance whole.
+    for (let call = 0; call < 5; call += 1) expect((await ucp(limited, 'POST', '/checkout-sessions', pot, { 'x-api-key': valid })).status).toBe(201);
+    for (let guess = 0; guess < 3; guess += 1) expect((await ucp(limited, 'GET', '/orders/x', undefined, { 'x-api-key': `bk_guess${guess}` })).status).toBe(401);
+    const refused = await ucp(limited, 'GET', '/orders/x', undefined, { 'x-api-key': 'bk_guess3' });
+    expect(refused).toMatchObject({ status: 429, body: { code: 'RATE_LIMITED', detail: expect.stringMatching(/unknown keys; retry in \d+ seconds/) } });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    const overMcp = await limited.app.inject({
+      method: 'POST', url: '/ucp/mcp', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': 'bk_guess4' },
+      payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(overMcp.statusCode).toBe(429);
+    expect(JSON.parse(overMcp.body)).toMatchObject({ code: 'RATE_LIMITED' });
+  });
+});

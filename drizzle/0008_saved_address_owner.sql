@@ -1,0 +1,2 @@
+ALTER TABLE "customer_addresses" ADD COLUMN "owner" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "customer_addresses_owned_idx" ON "customer_addresses" USING btree ("owner","customer_id","street_address","city",coalesce("region", ''),"postal_code","country_code") WHERE "customer_addresses"."owner" is not null;
