@@ -1,7 +1,9 @@
 import type { Scope } from '../access/scopes.ts';
-import { STYLESHEET_PATH } from '../site/document.ts';
+import { renderPage } from '../edge/html/document.ts';
+import { contentSecurityPolicy } from '../edge/html/policy.ts';
 import { html } from '../edge/html/template.ts';
 import type { Html } from '../edge/html/template.ts';
+import { SITE_STYLESHEET } from '../site/document.ts';
 import { isPlainWebOrigin } from './registration.ts';
 import { SCOPE_EXPLANATIONS, SCOPE_GROUPS, preTicked } from './scope-groups.ts';
 
@@ -13,8 +15,8 @@ import { SCOPE_EXPLANATIONS, SCOPE_GROUPS, preTicked } from './scope-groups.ts';
  * form with `Origin: null`, which the CSRF check refuses.
  */
 export function consentPolicy(redirectUri: string | undefined): string {
-  return "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; "
-    + `form-action 'self'${redirectSource(redirectUri)}; frame-ancestors 'none'`;
+  const redirect = redirectSource(redirectUri);
+  return contentSecurityPolicy({ stylesheets: [SITE_STYLESHEET], images: 'self', formActions: ["'self'", ...(redirect ? [redirect] : [])] });
 }
 
 const PRIVATE_SCHEME = /^[a-z][a-z0-9+.-]*:$/;
@@ -26,8 +28,8 @@ const PRIVATE_SCHEME = /^[a-z][a-z0-9+.-]*:$/;
 export function redirectSource(redirectUri: string | undefined): string {
   const url = redirectUri === undefined ? null : URL.parse(redirectUri);
   if (!url) return '';
-  if (url.protocol === 'http:' || url.protocol === 'https:') return isPlainWebOrigin(url.origin) ? ` ${url.origin}` : '';
-  return PRIVATE_SCHEME.test(url.protocol) ? ` ${url.protocol}` : '';
+  if (url.protocol === 'http:' || url.protocol === 'https:') return isPlainWebOrigin(url.origin) ? url.origin : '';
+  return PRIVATE_SCHEME.test(url.protocol) ? url.protocol : '';
 }
 
 export type ConsentView = {
@@ -53,18 +55,7 @@ function scopeGroups(requested: readonly Scope[]): Html[] {
 
 /** The owner's consent page: who asks, for which scopes; approve needs the master key. */
 export function renderConsentPage(view: ConsentView): string {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="same-origin">
-<title>Connect ${view.clientName} to this shop</title>
-<link rel="stylesheet" href="${STYLESHEET_PATH}">
-</head>
-<body>
-<main class="wrap consent">
-<h1>Connect ${view.clientName}?</h1>
+  return consentDocument(`Connect ${view.clientName} to this shop`, html`<h1>Connect ${view.clientName}?</h1>
 ${view.error ? html`<p role="alert"><strong>${view.error}</strong></p>` : ''}
 <p>The application <strong>${view.clientName}</strong>${view.clientUri ? html` (<code>${view.clientUri}</code>)` : ''}
 asks to use this shop's tools on your behalf. After approval you are sent back to <code>${view.redirectUri}</code>.</p>
@@ -74,29 +65,15 @@ ${scopeGroups(view.requested)}
 <p><label>Master key <input type="password" name="masterKey" autocomplete="off"></label></p>
 <p><button class="button button-primary" type="submit" name="decision" value="approve">Approve</button>
 <button class="button button-secondary" type="submit" name="decision" value="deny">Deny</button></p>
-</form>
-</main>
-</body>
-</html>
-`.value;
+</form>`);
 }
 
 /** The page for a consent that cannot go on: expired, already answered, or ended after wrong master keys. */
 export function renderEndedPage(heading: string, text: string): string {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${heading}</title>
-<link rel="stylesheet" href="${STYLESHEET_PATH}">
-</head>
-<body>
-<main class="wrap consent">
-<h1>${heading}</h1>
-<p>${text}</p>
-</main>
-</body>
-</html>
-`.value;
+  return consentDocument(heading, html`<h1>${heading}</h1>
+<p>${text}</p>`);
+}
+
+function consentDocument(title: string, main: Html): string {
+  return renderPage({ lang: 'en', title, referrer: 'same-origin', stylesheets: [SITE_STYLESHEET], main, mainClass: 'wrap consent' });
 }

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { hashSecret } from '../access/api-keys.ts';
+import { sendHtml } from '../edge/html/respond.ts';
 import { retryAfterSeconds } from '../access/rate-limit.ts';
 import { Scope } from '../access/scopes.ts';
 import { MAX_CONSENT_FAILURES, countConsentFailure } from './consent-attempts.ts';
@@ -11,12 +12,11 @@ import { resourceUrl, resourceUrls } from './resources.ts';
 import type { Services } from '../services.ts';
 import type { OAuthServer } from './server.ts';
 
-const HTML = 'text/html; charset=utf-8';
 const ENDED = ['This authorization request has expired', 'Start connecting again from the application.'] as const;
 
-function sendHtml(reply: FastifyReply, status: number, body: string, redirectUri?: string): FastifyReply {
-  return reply.code(status).header('content-type', HTML).header('cache-control', 'no-store')
-    .header('x-content-type-options', 'nosniff').header('content-security-policy', consentPolicy(redirectUri)).send(body);
+/** Consent pages are never stored: each holds a live interaction. */
+function sendConsentPage(reply: FastifyReply, status: number, body: string, redirectUri?: string): FastifyReply {
+  return sendHtml(reply, { status, body, policy: consentPolicy(redirectUri), cacheControl: 'no-store' });
 }
 
 function scopesIn(values: readonly string[]): Scope[] {
@@ -58,16 +58,16 @@ export const consentRoutes: FastifyPluginAsync<ConsentRouteOptions> = async (app
 
   app.get<{ Params: { uid: string } }>(`${OAUTH_PREFIX}/consent/:uid`, async (request, reply) => {
     const state = await consentState(request, reply).catch(() => undefined);
-    if (!state || state.view.uid !== request.params.uid) return sendHtml(reply, 400, renderEndedPage(...ENDED));
-    return sendHtml(reply, 200, renderConsentPage(state.view), state.view.redirectUri);
+    if (!state || state.view.uid !== request.params.uid) return sendConsentPage(reply, 400, renderEndedPage(...ENDED));
+    return sendConsentPage(reply, 200, renderConsentPage(state.view), state.view.redirectUri);
   });
 
   app.post<{ Params: { uid: string } }>(`${OAUTH_PREFIX}/consent/:uid`, async (request, reply) => {
     // CSRF: the form posts only from this origin (the interaction cookie is SameSite=Lax as well).
     const origin = request.headers.origin;
-    if (origin !== undefined && origin !== new URL(services.baseUrl).origin) return sendHtml(reply, 403, renderEndedPage(...ENDED));
+    if (origin !== undefined && origin !== new URL(services.baseUrl).origin) return sendConsentPage(reply, 403, renderEndedPage(...ENDED));
     const state = await consentState(request, reply).catch(() => undefined);
-    if (!state || state.view.uid !== request.params.uid) return sendHtml(reply, 400, renderEndedPage(...ENDED));
+    if (!state || state.view.uid !== request.params.uid) return sendConsentPage(reply, 400, renderEndedPage(...ENDED));
     const { provider, details, view, resource, requestedRaw } = state;
     const form = new URLSearchParams(typeof request.body === 'string' ? request.body : '');
     if (form.get('decision') !== 'approve') {
@@ -83,7 +83,7 @@ export const consentRoutes: FastifyPluginAsync<ConsentRouteOptions> = async (app
     if (counted.exceeded) {
       const wait = retryAfterSeconds([counted]);
       reply.header('retry-after', String(wait));
-      return sendHtml(reply, 429, renderConsentPage({ ...view, error: `Too many attempts from your address; try again in ${wait} s.` }),
+      return sendConsentPage(reply, 429, renderConsentPage({ ...view, error: `Too many attempts from your address; try again in ${wait} s.` }),
         view.redirectUri);
     }
     const given = Buffer.from(hashSecret(form.get('masterKey') ?? ''), 'hex');
@@ -96,7 +96,7 @@ export const consentRoutes: FastifyPluginAsync<ConsentRouteOptions> = async (app
         return reply;
       }
       const left = MAX_CONSENT_FAILURES - failures;
-      return sendHtml(reply, 401, renderConsentPage({ ...view, error: `Wrong master key. ${left} attempt${left === 1 ? '' : 's'} left.` }),
+      return sendConsentPage(reply, 401, renderConsentPage({ ...view, error: `Wrong master key. ${left} attempt${left === 1 ? '' : 's'} left.` }),
         view.redirectUri);
     }
     await limiter.reward('preauth', request.ip, counted);
