@@ -26,7 +26,7 @@ const layers = [
   { type: 'ucp', pattern: 'src/ucp/**', mode: 'full' },
   { type: 'kernel', pattern: ['src/log.ts', 'src/context.ts', 'src/config.ts'], mode: 'full' },
   { type: 'services', pattern: 'src/services.ts', mode: 'full' },
-  { type: 'main', pattern: ['src/app.ts', 'src/cli.ts', 'src/server.ts'], mode: 'full' },
+  { type: 'main', pattern: ['src/app.ts', 'src/cli.ts', 'src/server.ts', 'src/staff-command.ts'], mode: 'full' },
 ];
 
 const base = ['domain', 'errors', 'schema', 'kernel'];

@@ -16,6 +16,7 @@ import { discoveryRoutes } from './http/discovery.ts';
 import { frameworkErrorAnswer, registerErrorHandling } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
 import { keysRoutes } from './http/keys-route.ts';
+import { staffRoutes } from './http/staff-route.ts';
 import { openApiRoute } from './http/openapi-route.ts';
 import { logRequest } from './http/request-log.ts';
 import { toolsRoute } from './http/tools-route.ts';
@@ -128,7 +129,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   acceptRawBodies(app);
   registerErrorHandling(app, () => baseUrl);
-  for (const routes of [healthRoutes, openApiRoute, toolsRoute, keysRoutes, mcpRoutes, discoveryRoutes, siteRoutes]) {
+  for (const routes of [healthRoutes, openApiRoute, toolsRoute, keysRoutes, staffRoutes, mcpRoutes, discoveryRoutes, siteRoutes]) {
     void app.register(routes, { services });
   }
   void app.register(oauthRoutes, { services, oauth, masterKey: options.masterKey });

@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { IMPORT_USAGE, ImportUsageError, parseImportArgs, runImport } from './import/command.ts';
 import { CreateKeyInput } from './schema/api-key.ts';
 import { openConfiguredDatabase, startServer } from './server.ts';
+import { STAFF_USAGE, StaffUsageError, runStaffCommand } from './staff-command.ts';
 import { retireSigningKey, rotateSigningKey } from './ucp/signing-keys.ts';
 
 const USAGE = `Usage: butik <command>
@@ -20,6 +21,7 @@ const USAGE = `Usage: butik <command>
   import <dir|file.csv>… [--currency CODE] [--category SLUG] [--dry-run]
                                           load products, stock, discounts, shipping rates, promotions and
                                           customers from CSV files (butik import --help)
+${STAFF_USAGE}
   signing-keys rotate                     UCP: sign webhooks with a new key; the old ones stay published
   signing-keys retire KID                 UCP: stop publishing a key once no signature made with it matters
 
@@ -208,6 +210,8 @@ export async function main(argv: string[]): Promise<void> {
         return await importFiles(args);
       case 'signing-keys':
         return await signingKeys(args);
+      case 'staff':
+        return await runStaffCommand(loadConfig(), args);
       case undefined:
       case 'help':
       case '--help':
@@ -218,7 +222,7 @@ export async function main(argv: string[]): Promise<void> {
         process.exitCode = 2;
     }
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof UsageError || error instanceof ImportUsageError) {
+    if (error instanceof ConfigError || error instanceof UsageError || error instanceof ImportUsageError || error instanceof StaffUsageError) {
       console.error(error.message);
       process.exitCode = 2;
       return;

@@ -2,7 +2,8 @@ import type { Actor } from './access/actor.ts';
 import type { Db, Tx } from './db/client.ts';
 import type { Log } from './log.ts';
 
-export type Channel = 'rest' | 'mcp' | 'cli';
+/** How a call arrived: the JSON API, MCP, the command line, or a form of the /admin console. */
+export type Channel = 'rest' | 'mcp' | 'cli' | 'admin';
 
 export type AuditRecord = {
   targetType: string;

@@ -8,6 +8,11 @@ import { DatabaseOpenError } from './open-error.ts';
  * over the first one's work. A lock file naming the owner's pid keeps the second one out; a lock whose pid is
  * no longer alive was left by a crash and is taken over.
  */
+/** Another live process holds the data directory: a command can go through that server instead. */
+export class DataDirInUseError extends DatabaseOpenError {
+  override name = 'DataDirInUseError';
+}
+
 export function lockDataDir(dir: string): () => void {
   const path = join(dir, 'butik.lock');
   for (let attempt = 0; attempt < 2; attempt += 1) {
@@ -20,7 +25,7 @@ export function lockDataDir(dir: string): () => void {
       if (!isCode(error, 'EEXIST')) throw error;
       const owner = Number.parseInt(readFileSync(path, 'utf8'), 10);
       if (Number.isInteger(owner) && owner !== process.pid && isAlive(owner)) {
-        throw new DatabaseOpenError(
+        throw new DataDirInUseError(
           `The embedded database in ${dir} is in use by process ${owner} (a running "butik serve"?). `
           + 'Stop that process first, use the HTTP routes of the running server (e.g. POST /api/v1/keys), '
           + 'or run several processes on PostgreSQL (DATABASE_URL).',
