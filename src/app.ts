@@ -15,6 +15,7 @@ import { clientErrorHandler } from './http/client-errors.ts';
 import { discoveryRoutes } from './http/discovery.ts';
 import { frameworkErrorAnswer, registerErrorHandling } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
+import { adminRoutes } from './admin/routes.ts';
 import { keysRoutes } from './http/keys-route.ts';
 import { staffRoutes } from './http/staff-route.ts';
 import { openApiRoute } from './http/openapi-route.ts';
@@ -133,6 +134,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     void app.register(routes, { services });
   }
   void app.register(oauthRoutes, { services, oauth, masterKey: options.masterKey });
+  void app.register(adminRoutes, { services, masterKey: options.masterKey });
   if (config.ucp.mode !== 'off') {
     const delivery = webhookDelivery({
       db: database.db, policy: config.ucp.mode, log: app.log, baseUrl: () => baseUrl, clock, ...options.webhookTiming,

@@ -7,14 +7,13 @@ import { staffSessions } from '../db/schema.ts';
 export const DEFAULT_IDLE_MINUTES = 8 * 60;
 
 type Callback = (error?: unknown) => void;
-type SessionCallback = (error: unknown, session?: SessionData | null) => void;
 /** What @fastify/session hands a store: JSON-able, with the signed-in person's id once there is one. */
-type SessionData = { staffId?: string } & Record<string, unknown>;
+type SessionData = { staffId?: string };
 
 /** The store interface of @fastify/session (callbacks), over the staff_sessions table. */
-export type StaffSessionStore = {
-  set(sessionId: string, session: SessionData, callback: Callback): void;
-  get(sessionId: string, callback: SessionCallback): void;
+export type StaffSessionStore<S extends SessionData> = {
+  set(sessionId: string, session: S, callback: Callback): void;
+  get(sessionId: string, callback: (error: unknown, session?: S | null) => void): void;
   destroy(sessionId: string, callback: Callback): void;
 };
 
@@ -26,15 +25,15 @@ function rowId(sessionId: string): string {
  * Sessions in the database, so every instance sees every sign-in and sign-out. Each save moves the idle
  * deadline forward by `idleMs`; a session read after its deadline (by `clock`, which tests move) is gone.
  */
-export function staffSessionStore(options: { db: Db; clock: () => Date; idleMs: number }): StaffSessionStore {
+export function staffSessionStore<S extends SessionData>(options: { db: Db; clock: () => Date; idleMs: number }): StaffSessionStore<S> {
   const { db, clock, idleMs } = options;
   const settle = <T>(work: Promise<T>, done: (error: unknown, value?: T) => void) => {
     work.then((value) => done(null, value), (error: unknown) => done(error));
   };
   return {
     set(sessionId, session, callback) {
-      const data = JSON.parse(JSON.stringify(session)) as SessionData;
-      const values = { data, staffId: typeof session.staffId === 'string' ? session.staffId : null, expiresAt: new Date(clock().getTime() + idleMs) };
+      const data: SessionData = JSON.parse(JSON.stringify(session));
+      const values = { data, staffId: typeof data.staffId === 'string' ? data.staffId : null, expiresAt: new Date(clock().getTime() + idleMs) };
       settle(db.insert(staffSessions).values({ idHash: rowId(sessionId), ...values })
         .onConflictDoUpdate({ target: staffSessions.idHash, set: values }), (error) => callback(error ?? undefined));
     },
@@ -42,7 +41,8 @@ export function staffSessionStore(options: { db: Db; clock: () => Date; idleMs: 
       settle(db.select({ data: staffSessions.data }).from(staffSessions)
         .where(and(eq(staffSessions.idHash, rowId(sessionId)), gt(staffSessions.expiresAt, clock()))), (error, rows) => {
         const data = rows?.[0]?.data;
-        callback(error ?? null, typeof data === 'object' && data !== null ? data as SessionData : null);
+        // The row holds what set() was given for this id, so it reads back as that type.
+        callback(error ?? null, typeof data === 'object' && data !== null ? data as S : null);
       });
     },
     destroy(sessionId, callback) {
