@@ -122,3 +122,20 @@ describe('the session cookie behind https', () => {
     }
   });
 });
+
+describe.skipIf(!process.env.REDIS_URL)('failed sign-ins over Redis', () => {
+  it('are counted across instances that share a Redis', async () => {
+    const env = { REDIS_URL: process.env.REDIS_URL ?? '', BUTIK_REDIS_PREFIX: `signin-test-${Date.now()}` };
+    const first = await createTestApp({ env });
+    const second = await createTestApp({ env });
+    try {
+      await addPerson(second.database.db, 'anna@shop.dk', 'viewer');
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        expect((await signIn(first.app, 'anna@shop.dk', 'wrong password number x', {}, `10.1.0.${attempt}`)).response.statusCode).toBe(401);
+      }
+      expect((await signIn(second.app, 'anna@shop.dk', undefined, {}, '10.1.1.1')).response.statusCode).toBe(429);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+});
