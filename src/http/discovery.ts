@@ -1,7 +1,8 @@
 import { isProblemCode } from '../errors/problems.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { renderDocsPage } from './docs-page.ts';
-import { HTML_HEADERS } from './html.ts';
+import { REFERENCE_POLICY } from './reference-page.ts';
+import { sendHtml } from '../edge/html/respond.ts';
 import { buildOpenApi } from './openapi.ts';
 import { renderProblemPage } from './problem-page.ts';
 import { sendProblem } from '../edge/problem-reply.ts';
@@ -53,7 +54,7 @@ export const discoveryRoutes: RoutePlugin = async (app, { services }) => {
   app.get('/docs', async (request, reply) => {
     const { registry, baseUrl } = services;
     if (docs?.baseUrl !== baseUrl) docs = { baseUrl, html: renderDocsPage(buildOpenApi(registry.tools, baseUrl, services.openApiExtension), baseUrl) };
-    return reply.headers(HTML_HEADERS).send(docs.html);
+    return sendHtml(reply, { body: docs.html, policy: REFERENCE_POLICY });
   });
 
   app.get<{ Params: { code: string } }>('/problems/:code', async (request, reply) => {
@@ -61,6 +62,6 @@ export const discoveryRoutes: RoutePlugin = async (app, { services }) => {
     if (!isProblemCode(code)) {
       return sendProblem(reply, new ToolError('not_found', `There is no problem code "${code}"; see /docs#errors.`), services.baseUrl);
     }
-    return reply.headers(HTML_HEADERS).send(renderProblemPage(code, services.baseUrl));
+    return sendHtml(reply, { body: renderProblemPage(code, services.baseUrl), policy: REFERENCE_POLICY });
   });
 };

@@ -1,6 +1,7 @@
 import { PROBLEMS, isProblemCode } from '../errors/problems.ts';
-import { escapeHtml as e } from '../edge/html/escape.ts';
-import { htmlPage } from './html.ts';
+import { html, join } from '../edge/html/template.ts';
+import type { Html } from '../edge/html/template.ts';
+import { renderReferencePage } from './reference-page.ts';
 
 type Json = Record<string, unknown>;
 
@@ -31,13 +32,13 @@ const CONSTRAINTS: Array<[string, string]> = [
   ['maxItems', 'max items'], ['pattern', 'pattern'], ['format', 'format'], ['default', 'default'],
 ];
 
-function constraintsOf(schema: Json): string {
+function constraintsOf(schema: Json): Html {
   // A format (date-time, email, uri) says more to a reader than the regular expression zod derives from it.
   const parts = CONSTRAINTS.filter(([key]) => key in schema && !(key === 'pattern' && 'format' in schema))
-    .map(([key, label]) => `<span class="chip">${e(label)} <code>${e(JSON.stringify(schema[key]))}</code></span>`);
+    .map(([key, label]) => html`<span class="chip">${label} <code>${JSON.stringify(schema[key])}</code></span>`);
   const examples = list(schema.examples);
-  if (examples.length > 0) parts.push(`<span class="muted">e.g. <code>${e(examples.map((x) => JSON.stringify(x)).join(', '))}</code></span>`);
-  return parts.join(' ');
+  if (examples.length > 0) parts.push(html`<span class="muted">e.g. <code>${examples.map((x) => JSON.stringify(x)).join(', ')}</code></span>`);
+  return join(parts, ' ');
 }
 
 type Field = { path: string; schema: Json; required: boolean };
@@ -58,23 +59,25 @@ function fieldsOf(schema: Json, prefix = '', depth = 0): Field[] {
 }
 
 /** A union of object shapes (e.g. one request shape per discount type) gets one table per variant. */
-function fieldTable(schema: Json, empty: string): string {
+function fieldTable(schema: Json, empty: string): Html {
   const union = list(schema.anyOf).length > 0 ? list(schema.anyOf) : list(schema.oneOf);
   const variants = union.map(record).filter((member) => fieldsOf(member).length > 0);
   if (fieldsOf(schema).length === 0 && variants.length > 0) {
-    return variants.map((variant, index) => `<p>Variant ${index + 1} of ${union.length}${
-      variant.description ? `: ${e(text(variant.description))}` : ''}</p>\n${fieldRows(variant, empty)}`).join('\n');
+    return join(variants.map((variant, index) => html`<p>Variant ${index + 1} of ${union.length}${
+      variant.description ? html`: ${text(variant.description)}` : ''}</p>\n${fieldRows(variant, empty)}`), '\n');
   }
   return fieldRows(schema, empty);
 }
 
-function fieldRows(schema: Json, empty: string): string {
+function fieldRows(schema: Json, empty: string): Html {
   const fields = fieldsOf(schema);
-  if (fields.length === 0) return `<p class="muted">${e(empty)}</p>`;
-  const rows = fields.map((field) => `<tr><td><code>${e(field.path)}</code></td><td>${e(typeOf(field.schema))}</td>`
-    + `<td>${field.required ? 'required' : '<span class="muted">optional</span>'}</td>`
-    + `<td>${e(text(field.schema.description))} ${constraintsOf(field.schema)}</td></tr>`).join('\n');
-  return `<table><thead><tr><th>Field</th><th>Type</th><th></th><th>Description</th></tr></thead><tbody>\n${rows}\n</tbody></table>`;
+  if (fields.length === 0) return html`<p class="muted">${empty}</p>`;
+  const rows = fields.map((field) => html`<tr><td><code>${field.path}</code></td><td>${typeOf(field.schema)}</td><td>${
+    field.required ? 'required' : html`<span class="muted">optional</span>`}</td><td>${text(field.schema.description)} ${
+    constraintsOf(field.schema)}</td></tr>`);
+  return html`<table><thead><tr><th>Field</th><th>Type</th><th></th><th>Description</th></tr></thead><tbody>
+${join(rows, '\n')}
+</tbody></table>`;
 }
 
 type Operation = { tool: string; op: Json };
@@ -89,77 +92,76 @@ function operationsOf(document: Json): Operation[] {
   });
 }
 
-/** The key routes (CONTRACT §2): how a developer gets a key. */
-function keysSection(document: Json, baseUrl: string): string {
+/** The key routes: how a developer gets a key. */
+function keysSection(document: Json, baseUrl: string): Html {
   const rows = Object.entries(record(document.paths)).filter(([path]) => path.startsWith('/api/v1/keys'))
     .flatMap(([path, item]) => Object.entries(record(item)).map(([method, op]) => {
       const operation = record(op);
-      return `<tr><td><code>${e(method.toUpperCase())} ${e(path)}</code></td><td>${e(text(operation.summary))}</td>`
-        + `<td>${e(text(operation.description))}</td></tr>`;
-    })).join('\n');
-  return `<h2 id="keys">Getting an API key</h2>
+      return html`<tr><td><code>${method.toUpperCase()} ${path}</code></td><td>${text(operation.summary)}</td><td>${
+        text(operation.description)}</td></tr>`;
+    }));
+  return html`<h2 id="keys">Getting an API key</h2>
 <p>Keys are managed over REST with the master key (<code>BUTIK_MASTER_KEY</code>, or the file
 <code>BUTIK_DATA_DIR/master.key</code> that the first start generates), never over MCP:</p>
 <table><thead><tr><th>Route</th><th></th><th></th></tr></thead><tbody>
-${rows}
+${join(rows, '\n')}
 </tbody></table>
-<pre>curl -s ${e(baseUrl)}/api/v1/keys -H "Authorization: Bearer $MASTER_KEY" -H 'content-type: application/json' \\
+<pre>curl -s ${baseUrl}/api/v1/keys -H "Authorization: Bearer $MASTER_KEY" -H 'content-type: application/json' \\
   -d '{"name": "my-agent", "scopes": ["catalog:read", "orders:read"]}'</pre>`;
 }
 
 /** The UCP checkout routes, when the shop has UCP switched on (their operations are tagged ucp). */
-function ucpSection(document: Json, baseUrl: string): string {
+function ucpSection(document: Json, baseUrl: string): Html {
   const rows = Object.entries(record(document.paths))
     .flatMap(([path, item]) => Object.entries(record(item)).map(([method, op]) => ({ path, method, operation: record(op) })))
     .filter(({ operation }) => list(operation.tags).includes('ucp'))
-    .map(({ path, method, operation }) => `<tr><td><code>${e(method.toUpperCase())} ${e(path)}</code></td><td>${e(text(operation.summary))}</td></tr>`);
-  if (rows.length === 0) return '';
-  return `<h2 id="ucp">UCP checkout for shopping agents</h2>
-<p>Universal Commerce Protocol 2026-01-11: discovery at <a href="${e(baseUrl)}/.well-known/ucp"><code>/.well-known/ucp</code></a>,
+    .map(({ path, method, operation }) => html`<tr><td><code>${method.toUpperCase()} ${path}</code></td><td>${text(operation.summary)}</td></tr>`);
+  if (rows.length === 0) return html``;
+  return html`<h2 id="ucp">UCP checkout for shopping agents</h2>
+<p>Universal Commerce Protocol 2026-01-11: discovery at <a href="${baseUrl}/.well-known/ucp"><code>/.well-known/ucp</code></a>,
 the REST binding below (every request names the platform in <code>UCP-Agent: profile="…"</code>), and the same operations
-as MCP tools at <code>${e(baseUrl)}/ucp/mcp</code>. Errors are UCP's structure, not problem+json.</p>
+as MCP tools at <code>${baseUrl}/ucp/mcp</code>. Errors are UCP's structure, not problem+json.</p>
 <table><thead><tr><th>Route</th><th></th></tr></thead><tbody>
-${rows.join('\n')}
+${join(rows, '\n')}
 </tbody></table>
-<pre>curl -s ${e(baseUrl)}/checkout-sessions -H 'UCP-Agent: profile="https://platform.example/profile"' \\
+<pre>curl -s ${baseUrl}/checkout-sessions -H 'UCP-Agent: profile="https://platform.example/profile"' \\
   -H 'content-type: application/json' -d '{"line_items": [{"item": {"id": "SKU"}, "quantity": 1}], "currency": "DKK"}'</pre>`;
 }
 
-function operationSection({ tool, op }: Operation): string {
+function operationSection({ tool, op }: Operation): Html {
   const scope = text(op['x-service-required-scope']);
   const anonymous = op['x-service-anonymous-read'] === true;
   const request = record(record(record(record(op.requestBody).content)['application/json']).schema);
   const okBody = record(record(record(record(record(op.responses)['200']).content)['application/json']).schema);
   const result = record(record(okBody.properties).result);
-  return `<section id="${e(tool)}">
-<h3>${e(tool)}</h3>
-<p><span class="chip">scope <code>${e(scope)}</code></span>`
-    + `<span class="chip">${anonymous ? 'anonymous: no key needed' : 'needs an API key'}</span>`
-    + `${op.deprecated === true ? '<span class="chip">deprecated</span>' : ''}`
-    + `<span class="muted">POST <code>/api/v1/tools/${e(tool)}</code> · <code>${e(text(op.operationId))}</code></span></p>
-<p><strong>${e(text(op.summary))}.</strong> ${e(text(op.description))}</p>
+  return html`<section id="${tool}">
+<h3>${tool}</h3>
+<p><span class="chip">scope <code>${scope}</code></span><span class="chip">${anonymous ? 'anonymous: no key needed' : 'needs an API key'}</span>${
+  op.deprecated === true ? html`<span class="chip">deprecated</span>` : ''}<span class="muted">POST <code>/api/v1/tools/${tool}</code> · <code>${
+  text(op.operationId)}</code></span></p>
+<p><strong>${text(op.summary)}.</strong> ${text(op.description)}</p>
 <h4>Request fields</h4>
 ${fieldTable(request, 'No parameters: send {}.')}
-<h4>Result: <code>${e(typeOf(result))}</code></h4>
+<h4>Result: <code>${typeOf(result)}</code></h4>
 ${fieldTable(result, 'No fields.')}
 </section>`;
 }
 
-function errorsSection(document: Json, baseUrl: string): string {
+function errorsSection(document: Json, baseUrl: string): Html {
   const problem = record(record(record(document.components).schemas).Problem);
   const codes = list(record(record(problem.properties).code).enum).map(text).filter(isProblemCode);
-  const rows = codes.map((code) => `<tr><td><a href="${e(baseUrl)}/problems/${e(code)}"><code>${e(code)}</code></a></td>`
-    + `<td>${e(PROBLEMS[code].status)}</td><td>${e(PROBLEMS[code].title)}</td></tr>`).join('\n');
-  return `<h2 id="errors">Errors</h2>
+  const rows = codes.map((code) => html`<tr><td><a href="${baseUrl}/problems/${code}"><code>${code}</code></a></td><td>${
+    PROBLEMS[code].status}</td><td>${PROBLEMS[code].title}</td></tr>`);
+  return html`<h2 id="errors">Errors</h2>
 <p>Every failure is <code>application/problem+json</code> (RFC 9457) with <code>type</code>, <code>title</code>,
 <code>status</code>, <code>detail</code>, <code>instance</code>, <code>code</code> and <code>resolution</code>, which says
 what to do next.</p>
 <table><thead><tr><th>code</th><th>status</th><th>title</th></tr></thead><tbody>
-${rows}
+${join(rows, '\n')}
 </tbody></table>`;
 }
 
-/** The human-readable API reference of CONTRACT §3, rendered from the OpenAPI document alone. */
+/** The human-readable API reference at /docs, rendered from the OpenAPI document alone. */
 export function renderDocsPage(document: Json, baseUrl: string): string {
   const info = record(document.info);
   const title = text(info.title);
@@ -167,30 +169,31 @@ export function renderDocsPage(document: Json, baseUrl: string): string {
   const scopes = list(document['x-service-supported-scopes']).map(text);
   const tags = [...new Set(operations.map(({ tool }) => tool.split('.')[0] ?? tool))];
   const tagDescriptions = new Map(list(document.tags).map(record).map((tag) => [text(tag.name), text(tag.description)]));
-  const body = `<header>
-<h1>${e(title)}</h1>
-<p class="muted">Version ${e(text(info.version))} · OpenAPI ${e(text(document.openapi))} · ${e(text(record(info.license).name))} licence</p>
-<p>${e(text(info.description))}</p>
-<p><a href="${e(baseUrl)}/api/v1/openapi.json">OpenAPI document</a> · <a href="${e(baseUrl)}/.well-known/api-catalog">API catalog</a>
-· <a href="${e(baseUrl)}/.well-known/mcp/server-card.json">MCP server card</a></p>
+  const chrome = html`<header>
+<h1>${title}</h1>
+<p class="muted">Version ${text(info.version)} · OpenAPI ${text(document.openapi)} · ${text(record(info.license).name)} licence</p>
+<p>${text(info.description)}</p>
+<p><a href="${baseUrl}/api/v1/openapi.json">OpenAPI document</a> · <a href="${baseUrl}/.well-known/api-catalog">API catalog</a>
+· <a href="${baseUrl}/.well-known/mcp/server-card.json">MCP server card</a></p>
 </header>
-<nav><ul>
-${operations.map(({ tool }) => `<li><a href="#${e(tool)}"><code>${e(tool)}</code></a></li>`).join('\n')}
-</ul></nav>
-<h2 id="calling">Calling a tool</h2>
-<p>Every tool is <code>POST ${e(baseUrl)}/api/v1/tools/&lt;name&gt;</code> with a JSON object body. Success is
+<nav aria-label="Tools"><ul>
+${join(operations.map(({ tool }) => html`<li><a href="#${tool}"><code>${tool}</code></a></li>`), '\n')}
+</ul></nav>`;
+  const main = html`<h2 id="calling">Calling a tool</h2>
+<p>Every tool is <code>POST ${baseUrl}/api/v1/tools/&lt;name&gt;</code> with a JSON object body. Success is
 <code>200 {"ok": true, "result": …}</code>. Anonymous tools need no credentials; every other tool needs
 <code>Authorization: Bearer &lt;API key&gt;</code> with the scope it names. A retry is safe with the same
 <code>Idempotency-Key</code> header.</p>
-<pre>curl -s ${e(baseUrl)}/api/v1/tools/products.search -H 'content-type: application/json' -d '{"limit": 3}'</pre>
-<p>Scopes: ${scopes.map((scope) => `<code>${e(scope)}</code>`).join(', ')}.</p>
+<pre>curl -s ${baseUrl}/api/v1/tools/products.search -H 'content-type: application/json' -d '{"limit": 3}'</pre>
+<p>Scopes: ${join(scopes.map((scope) => html`<code>${scope}</code>`), ', ')}.</p>
 ${keysSection(document, baseUrl)}
 <h2 id="mcp">MCP</h2>
-<p>The same tools are served over MCP (streamable HTTP, stateless) at <code>${e(baseUrl)}/api/mcp</code>, with the same
+<p>The same tools are served over MCP (streamable HTTP, stateless) at <code>${baseUrl}/api/mcp</code>, with the same
 names, schemas and scopes; send the API key as <code>Authorization: Bearer …</code> on every request.</p>
-${tags.map((tag) => `<h2 id="tag-${e(tag)}">${e(tag)}</h2>\n<p>${e(tagDescriptions.get(tag) ?? '')}</p>\n`
-  + operations.filter(({ tool }) => tool.startsWith(`${tag}.`)).map(operationSection).join('\n')).join('\n')}
+${join(tags.map((tag) => html`<h2 id="tag-${tag}">${tag}</h2>
+<p>${tagDescriptions.get(tag) ?? ''}</p>
+${join(operations.filter(({ tool }) => tool.startsWith(`${tag}.`)).map(operationSection), '\n')}`), '\n')}
 ${ucpSection(document, baseUrl)}
 ${errorsSection(document, baseUrl)}`;
-  return htmlPage(`${title} reference`, body);
+  return renderReferencePage(`${title} reference`, main, chrome);
 }

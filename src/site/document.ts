@@ -1,6 +1,10 @@
 import type { ActiveAnnouncement } from '../shop/announcements.ts';
+import { renderPage } from '../edge/html/document.ts';
+import { contentSecurityPolicy } from '../edge/html/policy.ts';
+import { linkedStylesheet } from '../edge/html/stylesheet.ts';
 import { html, link } from '../edge/html/template.ts';
 import type { Html } from '../edge/html/template.ts';
+import { SITE_CSS } from './stylesheet.ts';
 
 /** What every public page shows around its content; loaded once per request (see chrome.ts). */
 export type Chrome = {
@@ -30,6 +34,12 @@ export type PageView = {
 
 export const STYLESHEET_PATH = '/assets/site.css';
 
+/** The storefront's one stylesheet, linked from every public page and served at STYLESHEET_PATH. */
+export const SITE_STYLESHEET = linkedStylesheet(STYLESHEET_PATH, SITE_CSS);
+
+/** No script runs on the public pages; styles only from here, images also from any web host (product photos). */
+export const SITE_POLICY = contentSecurityPolicy({ stylesheets: [SITE_STYLESHEET], images: 'web' });
+
 /** The whole HTML document: landmarks header/nav/main/footer, lang="da", viewport for phones. */
 export function renderDocument(chrome: Chrome, view: PageView): string {
   const navLinks = [
@@ -39,17 +49,15 @@ export function renderDocument(chrome: Chrome, view: PageView): string {
   ];
   const path = view.path;
   const isCurrent = (href: string) => path !== undefined && (path === href || path.startsWith(`${href}/`));
-  const document = html`<!doctype html>
-<html lang="da">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${view.title} · ${chrome.storeName}</title>
-${view.description ? html`<meta name="description" content="${view.description}">\n` : ''}<link rel="stylesheet" href="${STYLESHEET_PATH}">
-</head>
-<body>
-<a class="skip-link" href="#indhold">Gå til indholdet</a>
-${chrome.announcement ? renderAnnouncement(chrome.announcement) : ''}<header class="site-header">
+  return renderPage({
+    lang: 'da',
+    title: `${view.title} · ${chrome.storeName}`,
+    description: view.description,
+    stylesheets: [SITE_STYLESHEET],
+    skipLink: 'Gå til indholdet',
+    mainId: 'indhold',
+    mainClass: 'wrap',
+    chrome: html`${chrome.announcement ? renderAnnouncement(chrome.announcement) : ''}<header class="site-header">
 <div class="wrap header-inner">
 <div class="brand-block"><p class="brand">${link('/', chrome.storeName)}</p>${chrome.tagline
     ? html`<p class="tagline">${chrome.tagline}</p>`
@@ -57,21 +65,16 @@ ${chrome.announcement ? renderAnnouncement(chrome.announcement) : ''}<header cla
 ${navLinks.length > 0 ? html`<nav class="site-nav" aria-label="Hovedmenu"><ul>${navLinks.map((item) =>
     html`<li>${link(item.href, item.label, { current: isCurrent(item.href) })}</li>`)}</ul></nav>` : ''}
 </div>
-</header>
-<main id="indhold" class="wrap">
-${view.main}
-</main>
-<footer class="site-footer">
+</header>`,
+    main: view.main,
+    footer: html`<footer class="site-footer">
 <div class="wrap">
 ${chrome.pages.length > 0 ? html`<nav aria-label="Information"><ul class="footer-links">${chrome.pages.map((page) =>
     html`<li>${link(`/info/${page.slug}`, page.title)}</li>`)}</ul></nav>` : ''}
 ${renderCompany(chrome)}
 </div>
-</footer>
-</body>
-</html>
-`;
-  return document.value;
+</footer>`,
+  });
 }
 
 function renderCompany(chrome: Chrome): Html {

@@ -4,10 +4,12 @@ import { Slug } from '../schema/common.ts';
 import type { RoutePlugin } from '../services.ts';
 import { findPublishedPage, findPublishedService, listServices } from '../shop/content.ts';
 import { loadChrome } from './chrome.ts';
-import { renderDocument } from './document.ts';
+import { SITE_POLICY, STYLESHEET_PATH, renderDocument } from './document.ts';
 import type { Chrome, PageView } from './document.ts';
 import { renderGlassesSvg } from './glasses-svg.ts';
-import { HTML_TYPE, sendCached, sendNotFoundPage } from './respond.ts';
+import { HTML_TYPE, SVG_IMAGE_POLICY } from '../edge/html/policy.ts';
+import { sendCached, sendHtml } from '../edge/html/respond.ts';
+import { CSS_TYPE } from '../edge/html/stylesheet.ts';
 import { SITE_CSS } from './stylesheet.ts';
 import { notFoundView, pageView, serviceView, servicesView } from './views.ts';
 import { findShopCategory, findShopProduct, listShopCategories, listShopProducts } from './catalog-read.ts';
@@ -25,8 +27,8 @@ type Params = { slug: string };
  */
 export const siteRoutes: RoutePlugin = async (app, { services }) => {
   const db = services.database.db;
-  app.get('/assets/site.css', async (request, reply) =>
-    sendCached(request, reply, { type: 'text/css; charset=utf-8', body: SITE_CSS, maxAgeSeconds: ASSET_MAX_AGE }));
+  app.get(STYLESHEET_PATH, async (request, reply) =>
+    sendCached(request, reply, { type: CSS_TYPE, body: SITE_CSS, maxAgeSeconds: ASSET_MAX_AGE, policy: SITE_POLICY }));
 
   app.get<{ Params: { file: string } }>('/images/demo/:file', async (request, reply) => {
     const slug = /^(.+)\.svg$/.exec(request.params.file)?.[1];
@@ -35,7 +37,7 @@ export const siteRoutes: RoutePlugin = async (app, { services }) => {
       type: 'image/svg+xml; charset=utf-8',
       body: renderGlassesSvg(slug),
       maxAgeSeconds: DEMO_IMAGE_MAX_AGE,
-      policy: "default-src 'none'; style-src 'unsafe-inline'",
+      policy: SVG_IMAGE_POLICY,
     });
   });
 
@@ -109,7 +111,8 @@ export const siteRoutes: RoutePlugin = async (app, { services }) => {
     const path = request.url.split('?')[0] ?? '/';
     const frame = chrome ?? await chromeFor();
     const view = notFoundView(path.length > 200 ? `${path.slice(0, 200)}…` : path, { servicesListed: frame.servicesListed });
-    return sendNotFoundPage(reply, renderDocument(frame, view));
+    // Never cached, so a page published a moment later shows at once.
+    return sendHtml(reply, { status: 404, body: renderDocument(frame, view), policy: SITE_POLICY, cacheControl: 'no-cache' });
   }
 };
 
@@ -122,5 +125,5 @@ function pageOf(request: FastifyRequest): number | undefined {
 }
 
 function sendPage(request: FastifyRequest, reply: FastifyReply, chrome: Chrome, view: PageView): FastifyReply {
-  return sendCached(request, reply, { type: HTML_TYPE, body: renderDocument(chrome, view), maxAgeSeconds: PAGE_MAX_AGE });
+  return sendCached(request, reply, { type: HTML_TYPE, body: renderDocument(chrome, view), maxAgeSeconds: PAGE_MAX_AGE, policy: SITE_POLICY });
 }

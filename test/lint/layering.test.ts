@@ -10,7 +10,7 @@ async function violations(filePath: string, code: string): Promise<string[]> {
 
 describe('the layering lint (eslint.config.js)', () => {
   it.each([
-    ['src/domain/x.ts', "import { HTML_HEADERS } from '../http/html.ts';", 'domain may not import http'],
+    ['src/domain/x.ts', "import { REFERENCE_POLICY } from '../http/reference-page.ts';", 'domain may not import http'],
     ['src/tools/x.ts', "import { sendProblem } from '../edge/problem-reply.ts';", 'tools may not import edge'],
     ['src/commerce/x.ts', "import { runCall } from '../calls/run-call.ts';", 'commerce may not import calls'],
     ['src/http/x.ts', "import { MCP_PATH } from '../mcp/route.ts';", 'http may not import mcp'],

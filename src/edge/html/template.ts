@@ -47,3 +47,8 @@ export function link(href: string | null | undefined, label: Part, attributes: {
   if (!target) return html`<span${attributes.class ? html` class="${attributes.class}"` : ''}>${label}</span>`;
   return html`<a href="${target}"${attributes.class ? html` class="${attributes.class}"` : ''}${attributes.current ? html` aria-current="page"` : ''}>${label}</a>`;
 }
+
+/** The parts one after another with `separator` between them (a newline between table rows, ", " in a list). */
+export function join(parts: readonly Part[], separator: Part): Html {
+  return html`${parts.map((part, index) => (index === 0 ? html`${part}` : html`${separator}${part}`))}`;
+}

@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
+import { renderPage } from '../edge/html/document.ts';
+import { contentSecurityPolicy } from '../edge/html/policy.ts';
+import { inlineStylesheet } from '../edge/html/stylesheet.ts';
+import type { Html } from '../edge/html/template.ts';
 
-import { escapeHtml } from '../edge/html/escape.ts';
-
-/** The reference pages' whole stylesheet, inline: no CDN, works offline (CONTRACT §3). */
-const CSS = `
+/** The reference pages' whole stylesheet, inline: no CDN, works offline, one request per page. */
+const REFERENCE_STYLESHEET = inlineStylesheet(`
 :root { color-scheme: light dark; --muted: #666; --line: #ddd; --accent: #0b5cad; --chip: #eef3f8; }
 @media (prefers-color-scheme: dark) { :root { --muted: #aaa; --line: #444; --accent: #7ab7ff; --chip: #223; } }
 body { font: 16px/1.5 system-ui, sans-serif; max-width: 62rem; margin: 0 auto; padding: 1rem 1.5rem 4rem; }
@@ -17,30 +18,20 @@ th, td { text-align: left; vertical-align: top; border-bottom: 1px solid var(--l
 .muted { color: var(--muted); }
 .chip { display: inline-block; background: var(--chip); border-radius: 3px; padding: 0 .4rem; margin-right: .3rem; font-size: .85em; }
 nav ul { columns: 3 14rem; padding-left: 1.2rem; }
-`;
+.skip-link { position: absolute; left: -999px; }
+.skip-link:focus { left: .5rem; top: .5rem; background: Canvas; padding: .3rem .6rem; }
+`);
 
-const CSS_HASH = createHash('sha256').update(CSS).digest('base64');
+/** Nothing but the inline stylesheet above may load or run on /docs and /problems/<code>. */
+export const REFERENCE_POLICY = contentSecurityPolicy({ stylesheets: [REFERENCE_STYLESHEET] });
 
-/** Nothing but the inline stylesheet above may load or run. */
-export const HTML_HEADERS: Record<string, string> = {
-  'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': `default-src 'none'; style-src 'sha256-${CSS_HASH}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
-  'x-content-type-options': 'nosniff',
-};
-
-/** A complete HTML document; `body` must already be escaped markup. */
-export function htmlPage(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>${CSS}</style>
-</head>
-<body>
-${body}
-</body>
-</html>
-`;
+/** A developer page (/docs, /problems/<code>): English, self-contained, `chrome` before the main content. */
+export function renderReferencePage(title: string, main: Html, chrome?: Html): string {
+  return renderPage({
+    lang: 'en',
+    title,
+    stylesheets: [REFERENCE_STYLESHEET],
+    ...(chrome ? { chrome, skipLink: 'Skip to the content' } : {}),
+    main,
+  });
 }
