@@ -2,8 +2,10 @@ import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import { signInLimiter } from '../access/sign-in-limit.ts';
 import { purgeStaffSessions } from '../access/staff-sessions.ts';
 import type { Services } from '../services.ts';
+import { sendCached } from '../edge/html/respond.ts';
+import { CSS_TYPE } from '../edge/html/stylesheet.ts';
 import { ConsoleRefusal } from './call.ts';
-import { ADMIN_HEADERS, problemBox, sendAdminPage } from './document.ts';
+import { ADMIN_HEADERS, ADMIN_POLICY, problemBox, sendAdminPage } from './document.ts';
 import { activityRoutes } from './pages/activity.ts';
 import { keysPages } from './pages/keys.ts';
 import { orderPages } from './pages/orders.ts';
@@ -15,6 +17,7 @@ import { ADMIN_STYLESHEET, ADMIN_STYLESHEET_PATH } from './stylesheet.ts';
 import { t } from './strings.ts';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+const STYLESHEET_MAX_AGE = 3600;
 
 /**
  * The shop owner's console at /admin: HTML pages for people over the same tools as REST and MCP. Every
@@ -49,10 +52,8 @@ export const adminRoutes: FastifyPluginAsync<{ services: Services; masterKey: st
     return sendAdminPage(reply, { title: t.refused, main: problemBox(status >= 500 ? 'Something went wrong on our side.' : error.message) }, status);
   });
 
-  app.get(ADMIN_STYLESHEET_PATH, async (_request, reply) => reply
-    .header('content-type', 'text/css; charset=utf-8')
-    .header('cache-control', 'public, max-age=3600')
-    .send(ADMIN_STYLESHEET));
+  app.get(ADMIN_STYLESHEET_PATH, async (request, reply) =>
+    sendCached(request, reply, { type: CSS_TYPE, body: ADMIN_STYLESHEET, maxAgeSeconds: STYLESHEET_MAX_AGE, policy: ADMIN_POLICY }));
 
   signInRoutes(app, services, limiter);
   overviewRoutes(app, services);

@@ -79,7 +79,7 @@ export function orderPages(app: FastifyInstance, services: Services): void {
 <div><label for="f-email">${t.orders.email}</label><input id="f-email" name="email" type="email" value="${query.email ?? ''}"></div>
 <button type="submit">${t.filter}</button></form>
 ${orders.length === 0 ? html`<p>${t.none}</p>` : html`<table class="stack"><thead><tr><th scope="col">${t.orders.order}</th><th scope="col">${t.orders.customer}</th><th scope="col">${t.orders.status}</th><th scope="col" class="num">${t.orders.total}</th><th scope="col">${t.orders.placed}</th></tr></thead><tbody>
-${orders.map((order) => html`<tr><td data-label="${t.orders.order}"><a href="/admin/orders/${order.id}">${order.id.slice(0, 8)}</a></td><td data-label="${t.orders.customer}">${order.shippingName} &lt;${order.email}&gt;</td><td data-label="${t.orders.status}">${order.status}</td><td data-label="${t.orders.total}" class="num">${formatMoney(order.totalDkk, currency)}</td><td data-label="${t.orders.placed}">${formatDate(order.createdAt, timeZone)}</td></tr>`)}
+${orders.map((order) => html`<tr><td data-label="${t.orders.order}"><a href="/admin/orders/${order.id}">${order.id.slice(0, 8)}</a></td><td data-label="${t.orders.customer}">${`${order.shippingName} <${order.email}>`}</td><td data-label="${t.orders.status}">${order.status}</td><td data-label="${t.orders.total}" class="num">${formatMoney(order.totalDkk, currency)}</td><td data-label="${t.orders.placed}">${formatDate(order.createdAt, timeZone)}</td></tr>`)}
 </tbody></table>`}
 <nav class="pager" aria-label="Pages">${query.before ? html`<a href="/admin/orders">${t.previous}</a>` : ''}${more ? html`<a href="${more}">${t.next}</a>` : ''}</nav>`,
     });
