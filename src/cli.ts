@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { createKey, listKeys, revokeKey, rotateKey } from './access/api-keys.ts';
 import { localKeyInvalidation, redisKeyInvalidation } from './access/key-invalidation.ts';
 import { SCOPES } from './access/scopes.ts';
+import { SETUP_PATH, issueSetupToken } from './access/staff-setup.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { IMPORT_USAGE, ImportUsageError, parseImportArgs, runImport } from './import/command.ts';
 import { CreateKeyInput } from './schema/api-key.ts';
@@ -32,6 +33,10 @@ async function serve(): Promise<void> {
   // One line for people, on stderr so that stdout stays pure JSON log lines.
   const base = server.app.butik.baseUrl;
   console.error(`Butik ready at ${base}  docs: ${base}/docs  master key: ${server.masterKeySource}`);
+  const setupToken = await issueSetupToken(server.database.db, new Date());
+  if (setupToken) {
+    console.error(`No shop owner yet. Create one within an hour (the link works once): ${base}${SETUP_PATH}?token=${setupToken}`);
+  }
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

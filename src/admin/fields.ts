@@ -7,7 +7,7 @@ export type FieldOptions = {
   value?: string | number | null | undefined;
   /** The refusal's message for this field, shown under it and tied to it for screen readers. */
   error?: string | undefined;
-  type?: 'text' | 'number' | 'date' | 'url' | 'email';
+  type?: 'text' | 'number' | 'date' | 'url' | 'email' | 'password';
   required?: boolean;
 };
 

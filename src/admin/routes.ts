@@ -12,6 +12,7 @@ import { orderPages } from './pages/orders.ts';
 import { overviewRoutes } from './pages/overview.ts';
 import { productPages } from './pages/products.ts';
 import { registerSessions } from './session.ts';
+import { setupRoutes } from './setup.ts';
 import { signInRoutes } from './sign-in.ts';
 import { ADMIN_STYLESHEET, ADMIN_STYLESHEET_PATH } from './stylesheet.ts';
 import { t } from './strings.ts';
@@ -56,6 +57,7 @@ export const adminRoutes: FastifyPluginAsync<{ services: Services; masterKey: st
     sendCached(request, reply, { type: CSS_TYPE, body: ADMIN_STYLESHEET, maxAgeSeconds: STYLESHEET_MAX_AGE, policy: ADMIN_POLICY }));
 
   signInRoutes(app, services, limiter);
+  setupRoutes(app, services, limiter);
   overviewRoutes(app, services);
   activityRoutes(app, services);
   orderPages(app, services);

@@ -7,6 +7,12 @@ export const t = {
   signOut: 'Sign out',
   signOutEverywhere: 'Sign out everywhere',
   signIn: { title: 'Sign in', email: 'Email', password: 'Password', button: 'Sign in', failed: 'The e-mail or password is not right.', limited: 'Too many failed sign-ins. Wait a while before you try again.', signedOut: 'You are signed out.' },
+  setup: {
+    title: 'Create the first owner', lead: 'This link works once and for an hour. The account you create here owns the shop: it manages keys, staff and settings.',
+    email: 'Email', password: 'Password (at least 12 characters)', button: 'Create the owner account',
+    closed: 'This setup link was used already, has expired or is not right.',
+    closedResolution: 'Sign in if the owner exists. Otherwise restart the server (npm start prints a new link) or run: butik staff add you@example.com --role owner',
+  },
   csrf: { title: 'The form has expired', detail: 'This form was not sent from a page of this console, or the page is too old.', resolution: 'Go back, reload the page and send the form again.' },
   notFound: 'Not found',
   refused: 'Not done',

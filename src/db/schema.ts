@@ -143,6 +143,16 @@ export const staffSessions = pgTable('staff_sessions', {
   createdAt: createdAt(),
 }, (t) => [index('staff_sessions_staff_idx').on(t.staffId), index('staff_sessions_expires_idx').on(t.expiresAt)]);
 
+/**
+ * One-time links that create the first owner in the browser, printed by `npm start` while there is none.
+ * Only a SHA-256 of the token is kept, so a copy of the table opens nothing; the first one used removes all.
+ */
+export const staffSetupTokens = pgTable('staff_setup_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  expiresAt: at('expires_at').notNull(),
+  createdAt: createdAt(),
+});
+
 export const discounts = pgTable('discounts', {
   id: id(),
   code: text('code').notNull().unique(),
