@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { z } from 'zod';
 import { createKey, listKeys, revokeKey, rotateKey } from './access/api-keys.ts';
+import type { KeyAudit } from './access/api-keys.ts';
 import { localKeyInvalidation, redisKeyInvalidation } from './access/key-invalidation.ts';
 import { SCOPES } from './access/scopes.ts';
 import { SETUP_PATH, issueSetupToken } from './access/staff-setup.ts';
@@ -121,11 +122,12 @@ async function keys(args: string[]): Promise<void> {
     : localKeyInvalidation;
   const announced: Array<Promise<void>> = [];
   const changed = (keyId: string) => { announced.push(invalidation.publish(keyId)); };
+  const byCli = (): KeyAudit => ({ actor: { kind: 'cli' }, channel: 'cli', at: new Date() });
   try {
     switch (command.action) {
       case 'create': {
         const { name, scopes, expiresAt } = command.input;
-        const key = await createKey(database.db, { name, scopes, expiresAt: expiresAt ? new Date(expiresAt) : undefined });
+        const key = await createKey(database.db, { name, scopes, expiresAt: expiresAt ? new Date(expiresAt) : undefined }, byCli());
         console.log(JSON.stringify(key, null, 2));
         console.error('Store the key now: it is shown only once.');
         return;
@@ -134,11 +136,11 @@ async function keys(args: string[]): Promise<void> {
         console.log(JSON.stringify(await listKeys(database.db), null, 2));
         return;
       case 'rotate':
-        console.log(JSON.stringify(await rotateKey(database.db, command.id, changed), null, 2));
+        console.log(JSON.stringify(await rotateKey(database.db, command.id, byCli(), changed), null, 2));
         console.error('Store the new key now: it is shown only once; the old one no longer works.');
         return;
       case 'revoke':
-        console.log(JSON.stringify(await revokeKey(database.db, command.id, new Date(), changed), null, 2));
+        console.log(JSON.stringify(await revokeKey(database.db, command.id, byCli(), changed), null, 2));
         return;
     }
   } finally {

@@ -47,8 +47,11 @@ export function diffTable(entry: Pick<AuditEntry, 'before' | 'after'>): Html {
     html`<tr><td data-label="${t.activity.field}">${row.field}</td><td data-label="${t.activity.before}">${shown(row.before)}</td><td data-label="${t.activity.after}">${shown(row.after)}</td></tr>`)}</tbody></table>`;
 }
 
+/** Changes audit.revert refuses: an order's status history, and API keys (undo must not revive a revoked key). */
+const NOT_REVERTIBLE = new Set(['order', 'api_key']);
+
 function entryView(entry: AuditEntry, canRevert: boolean, timeZone: string): Html {
-  const revertible = canRevert && entry.revertedBy === null && entry.revertOf === null && entry.targetType !== 'order';
+  const revertible = canRevert && entry.revertedBy === null && entry.revertOf === null && !NOT_REVERTIBLE.has(entry.targetType);
   return html`<article class="entry" aria-labelledby="e-${entry.id}">
 <h2 id="e-${entry.id}">${entry.tool} · ${entry.targetType} ${entry.targetId}</h2>
 <p class="meta"><span>${t.activity.who}: <strong>${entry.actor.name}</strong></span> · <span>${t.activity.when}: ${formatDate(entry.at, timeZone)}</span> · <span>${t.activity.channel}: ${entry.channel}</span>${entry.revertOf ? html` · <span>${t.activity.revertOf} <a href="/admin/activity?target=${entry.targetId}">${entry.revertOf}</a></span>` : ''}${entry.revertedBy ? html` · <strong>${t.activity.reverted}</strong>` : ''}</p>

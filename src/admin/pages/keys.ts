@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createKey, listKeys, revokeKey, rotateKey } from '../../access/api-keys.ts';
+import type { KeyAudit } from '../../access/api-keys.ts';
 import { SCOPES } from '../../access/scopes.ts';
 import { html } from '../../edge/html/template.ts';
 import type { Html } from '../../edge/html/template.ts';
@@ -25,6 +26,7 @@ export function keysPages(app: FastifyInstance, services: Services): void {
   const { timeZone } = services.config.admin;
   const forget = services.gate.authenticator.forget;
 
+  const audit = (who: SignedIn): KeyAudit => ({ actor: who.actor, channel: 'admin', at: clock() });
   const owner = async (request: FastifyRequest, reply: FastifyReply): Promise<SignedIn | undefined> => {
     const who = await signedIn(services, request, reply);
     if (who && !who.viewer.managesAccess) {
@@ -73,7 +75,7 @@ ${keys.map((key) => html`<tr><td data-label="${t.keys.name}">${key.name}</td><td
       const input = parseInput(CreateKeyInput, {
         name: String(body.name ?? ''), scopes: [body.scopes ?? []].flat(), ...(expires ? { expiresAt: `${expires}T00:00:00Z` } : {}),
       });
-      const created = await createKey(db, { name: input.name, scopes: input.scopes, expiresAt: input.expiresAt ? new Date(input.expiresAt) : undefined });
+      const created = await createKey(db, { name: input.name, scopes: input.scopes, expiresAt: input.expiresAt ? new Date(input.expiresAt) : undefined }, audit(who));
       request.log.info({ keyId: created.id, by: who.actor.staffId }, 'admin created an API key');
       return page(reply, who, { top: shownOnce(created.key) });
     } catch (error) {
@@ -86,14 +88,14 @@ ${keys.map((key) => html`<tr><td data-label="${t.keys.name}">${key.name}</td><td
   app.post<{ Params: { id: string } }>('/admin/keys/:id/rotate', { preHandler: app.csrfProtection }, async (request, reply) => {
     const who = await owner(request, reply);
     if (!who) return reply;
-    const rotated = await rotateKey(db, request.params.id, forget);
+    const rotated = await rotateKey(db, request.params.id, audit(who), forget);
     return page(reply, who, { top: html`${noticeBox(t.keys.rotated)}${shownOnce(rotated.key)}` });
   });
 
   app.post<{ Params: { id: string } }>('/admin/keys/:id/revoke', { preHandler: app.csrfProtection }, async (request, reply) => {
     const who = await owner(request, reply);
     if (!who) return reply;
-    await revokeKey(db, request.params.id, clock(), forget);
+    await revokeKey(db, request.params.id, audit(who), forget);
     return page(reply, who, { top: noticeBox(t.keys.revokedDone) });
   });
 }
