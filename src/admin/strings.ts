@@ -29,11 +29,13 @@ export const t = {
     who: 'Who', what: 'What', when: 'When', channel: 'Channel', changes: 'Changes', field: 'Field', before: 'Before', after: 'After',
     revert: 'Revert', reverted: 'Reverted', revertOf: 'Reverts', confirmTitle: 'Revert this change?',
     confirmLead: 'These fields go back to what they were before the change:', confirmButton: 'Revert the change',
-    revertDone: 'The change was reverted.',
+    revertDone: 'The change was reverted.', created: 'Created',
+    allFields: (count: number) => `All ${count} fields`,
   },
   overview: {
     title: 'Overview', today: 'Today', week: 'Last 7 days', orders: 'Orders', revenue: 'Revenue', waiting: 'Orders waiting for action',
-    lowStock: 'Low stock', lastAgent: 'Last agent actions', stock: 'Stock',
+    lowStock: 'Low stock', failedWebhooks: 'Failed UCP webhooks',
+    failedWebhooksLead: 'These order events never reached the shopping agent\'s platform. Send one again with webhooks.retry (REST or MCP) once the platform answers.', lastAgent: 'Last agent actions', stock: 'Stock',
   },
   orders: {
     title: 'Orders', status: 'Status', email: 'Customer e-mail', any: 'Any', order: 'Order', customer: 'Customer', total: 'Total',

@@ -42,6 +42,8 @@ th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #dcdcde;vertical-a
 .diff td:nth-child(2){background:#fcf0f1}.diff td:nth-child(3){background:#edfaef}
 .entry{background:#fff;border:1px solid #c3c4c7;border-radius:4px;padding:12px;margin-bottom:12px}
 .entry .meta{margin:0 0 8px;color:#50575e}
+.summary{margin:0 0 4px}
+details summary{cursor:pointer;color:#0a4b78;font-weight:600}
 .pager{display:flex;gap:16px;margin:12px 0}
 .thumbs{display:flex;flex-wrap:wrap;gap:8px}.thumbs img{width:96px;height:96px;object-fit:cover;border:1px solid #c3c4c7}
 .scopes{border:1px solid #c3c4c7;padding:8px;display:grid;grid-template-columns:repeat(auto-fit,minmax(180px,1fr));gap:4px}

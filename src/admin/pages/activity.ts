@@ -50,12 +50,28 @@ export function diffTable(entry: Pick<AuditEntry, 'before' | 'after'>): Html {
 /** Changes audit.revert refuses: an order's status history, and API keys (undo must not revive a revoked key). */
 const NOT_REVERTIBLE = new Set(['order', 'api_key']);
 
+/** The fields that name a new row, in the order a person recognises it by. */
+const NAMING_FIELDS = ['name', 'title', 'code', 'slug', 'key'] as const;
+
+/**
+ * A creation changes every field, so its whole table would drown the feed: one line names what was made,
+ * and the fields stay one click away in a <details>, which needs no script.
+ */
+function creationView(entry: AuditEntry): Html {
+  const after = asRecord(entry.after);
+  const naming = NAMING_FIELDS.filter((field) => typeof after[field] === 'string' || typeof after[field] === 'number')
+    .slice(0, 2).map((field) => `${field}: ${shown(after[field])}`);
+  const rows = changedFields(null, after);
+  return html`<p class="summary">${t.activity.created} ${entry.targetType}${naming.length > 0 ? html` — ${naming.join(', ')}` : ''}</p>
+<details><summary>${t.activity.allFields(rows.length)}</summary>${diffTable(entry)}</details>`;
+}
+
 function entryView(entry: AuditEntry, canRevert: boolean, timeZone: string): Html {
   const revertible = canRevert && entry.revertedBy === null && entry.revertOf === null && !NOT_REVERTIBLE.has(entry.targetType);
   return html`<article class="entry" aria-labelledby="e-${entry.id}">
 <h2 id="e-${entry.id}">${entry.tool} · ${entry.targetType} ${entry.targetId}</h2>
 <p class="meta"><span>${t.activity.who}: <strong>${entry.actor.name}</strong></span> · <span>${t.activity.when}: ${formatDate(entry.at, timeZone)}</span> · <span>${t.activity.channel}: ${entry.channel}</span>${entry.revertOf ? html` · <span>${t.activity.revertOf} <a href="/admin/activity?target=${entry.targetId}">${entry.revertOf}</a></span>` : ''}${entry.revertedBy ? html` · <strong>${t.activity.reverted}</strong>` : ''}</p>
-${diffTable(entry)}
+${entry.before === null && entry.after !== null ? creationView(entry) : diffTable(entry)}
 ${revertible ? html`<p><a class="button secondary" href="/admin/activity/${entry.id}/revert">${t.activity.revert}<span class="skip-link"> ${entry.tool} ${entry.targetId}</span></a></p>` : ''}
 </article>`;
 }
