@@ -47,6 +47,7 @@ const NAV: ReadonlyArray<{ key: NavItem; href: string; ownerOnly?: boolean }> = 
   { key: 'activity', href: '/admin/activity' },
   { key: 'orders', href: '/admin/orders' },
   { key: 'products', href: '/admin/products' },
+  { key: 'categories', href: '/admin/categories' },
   { key: 'keys', href: '/admin/keys', ownerOnly: true },
 ];
 

@@ -7,6 +7,7 @@ import { CSS_TYPE } from '../edge/html/stylesheet.ts';
 import { ConsoleRefusal } from './call.ts';
 import { ADMIN_HEADERS, ADMIN_POLICY, problemBox, sendAdminPage } from './document.ts';
 import { activityRoutes } from './pages/activity.ts';
+import { categoryPages } from './pages/categories.ts';
 import { keysPages } from './pages/keys.ts';
 import { orderPages } from './pages/orders.ts';
 import { overviewRoutes } from './pages/overview.ts';
@@ -62,5 +63,6 @@ export const adminRoutes: FastifyPluginAsync<{ services: Services; masterKey: st
   activityRoutes(app, services);
   orderPages(app, services);
   productPages(app, services);
+  categoryPages(app, services);
   keysPages(app, services);
 };

@@ -2,7 +2,7 @@
 export const t = {
   product: 'Butik admin',
   skip: 'Skip to content',
-  nav: { label: 'Console', overview: 'Overview', activity: 'Activity', orders: 'Orders', products: 'Products', keys: 'API keys' },
+  nav: { label: 'Console', overview: 'Overview', activity: 'Activity', orders: 'Orders', products: 'Products', categories: 'Categories', keys: 'API keys' },
   signedInAs: 'Signed in as',
   signOut: 'Sign out',
   signOutEverywhere: 'Sign out everywhere',
@@ -50,6 +50,12 @@ export const t = {
     lensColor: 'Lens colour', featured: 'Featured', images: 'Image URLs (one per line)', delete: 'Delete', deleteTitle: 'Delete this product?',
     deleteLead: 'It disappears from the shop at once. You can bring it back from Activity with Revert.', deleteButton: 'Delete the product',
     created: 'The product was created.', saved: 'The product was saved.', deleted: 'The product was deleted.',
+  },
+  categories: {
+    title: 'Categories', name: 'Name', slug: 'Slug', description: 'Description', products: 'Products', actions: 'Actions',
+    form: 'Add or change a category', formLead: 'A slug that exists already changes that category; a new slug adds one.',
+    saved: 'The category was saved.', deleted: 'The category was deleted.', deleteTitle: 'Delete this category?',
+    deleteLead: 'Only an empty category can be deleted. You can bring it back from Activity with Revert.', deleteButton: 'Delete the category',
   },
   keys: {
     title: 'API keys', name: 'Name', scopes: 'Scopes', expires: 'Expires (date, optional)', create: 'Create key', rotate: 'Rotate', revoke: 'Revoke',
