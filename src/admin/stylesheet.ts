@@ -18,7 +18,8 @@ main{max-width:1200px;margin:0 auto;padding:16px}
 h1{font-size:1.6rem;margin:.5rem 0 1rem}
 h2{font-size:1.2rem;margin:1.5rem 0 .5rem}
 .panel{background:#fff;border:1px solid #c3c4c7;border-radius:4px;padding:16px;margin-bottom:16px}
-.cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(160px,1fr));gap:12px}
+.panel>h2:first-child,.card h2{margin-top:0}
+.cards{margin-bottom:16px;display:grid;grid-template-columns:repeat(auto-fit,minmax(160px,1fr));gap:12px}
 .card{background:#fff;border:1px solid #c3c4c7;border-radius:4px;padding:12px}
 .card .figure{font-size:1.4rem;font-weight:700;display:block}
 form.filters{display:flex;flex-wrap:wrap;gap:8px 12px;align-items:flex-end}
@@ -41,6 +42,7 @@ th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #dcdcde;vertical-a
 .num{text-align:right;white-space:nowrap}
 .diff td:nth-child(2){background:#fcf0f1}.diff td:nth-child(3){background:#edfaef}
 .entry{background:#fff;border:1px solid #c3c4c7;border-radius:4px;padding:12px;margin-bottom:12px}
+.entry h2{margin-top:0}
 .entry .meta{margin:0 0 8px;color:#50575e}
 .summary{margin:0 0 4px}
 details summary{cursor:pointer;color:#0a4b78;font-weight:600}

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueSetupToken } from '../../src/access/staff-setup.ts';
 import { seedDemoStore } from '../../src/seed/demo.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
@@ -25,7 +27,7 @@ beforeAll(async () => {
   if (address === null || typeof address === 'string') throw new Error('the app is not listening on a TCP port');
   origin = `http://127.0.0.1:${address.port}`;
   await seedDemoStore(t.database.db, { baseUrl: origin });
-  await addPerson(t.database.db, 'olga@shop.dk', 'owner');
+  // No owner yet: the first test creates olga@shop.dk through the setup link, as a new shop would.
   await addPerson(t.database.db, 'vera@shop.dk', 'viewer');
   browser = await launchChromium();
 }, 120_000);
@@ -69,6 +71,26 @@ async function expectAccessible(page: Page, name: string): Promise<void> {
 }
 
 describe.skipIf(MISSING)('the console in a browser', () => {
+  it('creates the first owner from the one-time setup link and signs them in', async () => {
+    if (!browser) throw new Error('no browser');
+    const token = await issueSetupToken(app().database.db, new Date());
+    const page = await (await browser.newContext({ viewport: WIDTHS[0] })).newPage();
+    try {
+      await page.goto(`${origin}/admin/setup?token=${token ?? ''}`);
+      await expectAccessible(page, '/admin/setup');
+      await screenshot(page, 'admin-setup-1440');
+      await page.getByLabel('Email').fill('olga@shop.dk');
+      await page.getByLabel(/^Password/).fill(PASSWORD);
+      await page.getByRole('button', { name: 'Create the owner account' }).click();
+      await page.waitForURL(`${origin}/admin/overview`);
+      expect(await page.locator('.who').textContent()).toContain('olga@shop.dk (owner)');
+      const again = await page.goto(`${origin}/admin/setup?token=${token ?? ''}`);
+      expect(again?.status()).toBe(404);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('shows an API key change with its diff in Activity and reverts it', async () => {
     const key = await app().keyWith('products:write');
     const changed = await app().call('products.update', { slug: 'aviator-classic', patch: { priceDkk: 99900 } }, { key });
@@ -80,6 +102,8 @@ describe.skipIf(MISSING)('the console in a browser', () => {
       await expect.poll(() => entry.textContent()).toContain('products.update');
       expect(await entry.locator('td[data-label="Before"]').first().textContent()).toBe('129900');
       expect(await entry.locator('td[data-label="After"]').first().textContent()).toBe('99900');
+      // The README's picture of Activity: an agent's change with its diff; the visible screen only, so it stays small.
+      await page.screenshot({ path: join(import.meta.dirname, '..', '..', 'docs', 'images', 'admin-activity.png') });
       await entry.getByRole('link', { name: /Revert/ }).click();
       await page.getByRole('button', { name: 'Revert the change' }).click();
       await page.waitForURL(/done=reverted/);
@@ -158,7 +182,8 @@ describe.skipIf(MISSING)('the console in a browser', () => {
   it('passes axe on every page at 1440 and 375 px, without horizontal scrolling, and saves screenshots', async () => {
     const orderId = (await app().call('orders.list', { limit: 1 }, { key: await app().keyWith('orders:read') })).body.result[0]?.id;
     const paths = ['/admin/login', '/admin/overview', '/admin/activity', '/admin/orders', `/admin/orders/${orderId}`, '/admin/products',
-      '/admin/products/aviator-classic', '/admin/products/new', '/admin/products/aviator-classic/delete', '/admin/keys'];
+      '/admin/products/aviator-classic', '/admin/products/new', '/admin/products/aviator-classic/delete', '/admin/categories',
+      '/admin/categories?edit=solbriller', '/admin/categories/solbriller/delete', '/admin/keys'];
     for (const viewport of WIDTHS) {
       const page = await signedInPage('olga@shop.dk', viewport);
       try {
@@ -177,7 +202,8 @@ describe.skipIf(MISSING)('the console in a browser', () => {
           await expectAccessible(page, `${path} at ${viewport.width}`);
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
           expect(overflow, `${path} at ${viewport.width}`).toBeLessThanOrEqual(0);
-          await screenshot(page, `admin${path.replaceAll('/', '-').replace('-admin', '').replace(/-[0-9a-f]{8}-[0-9a-f-]+/, '-order')}-${viewport.width}`);
+          await screenshot(page, `admin${path.replaceAll('/', '-').replace('-admin', '').replace('?edit=', '-edit-').replace(/-[0-9a-f]{8}-[0-9a-f-]+/, '-order')}-${viewport.width}`);
+
         }
       } finally {
         await page.close();
