@@ -17,6 +17,7 @@ import { commandsRoute } from './http/commands-route.ts';
 import { discoveryRoutes } from './http/discovery.ts';
 import { frameworkErrorAnswer, registerErrorHandling } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
+import { adminRoutes } from './admin/routes.ts';
 import { keysRoutes } from './http/keys-route.ts';
 import { openApiRoute } from './http/openapi-route.ts';
 import { logRequest } from './http/request-log.ts';
@@ -145,6 +146,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     void app.register(routes, { services });
   }
   void app.register(oauthRoutes, { services, oauth, masterKey: options.masterKey });
+  void app.register(adminRoutes, { services, masterKey: options.masterKey });
   if (config.ucp.mode !== 'off') {
     feedOrderEvents(events);
     const delivery = webhookDelivery({

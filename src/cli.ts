@@ -1,13 +1,16 @@
 import { parseArgs } from 'node:util';
 import type { z } from 'zod';
 import { createKey, listKeys, revokeKey, rotateKey } from './access/api-keys.ts';
+import type { KeyAudit } from './access/api-keys.ts';
 import { localKeyInvalidation, redisKeyInvalidation } from './access/key-invalidation.ts';
 import { SCOPES } from './access/scopes.ts';
+import { SETUP_PATH, issueSetupToken } from './access/staff-setup.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { IMPORT_USAGE, ImportUsageError, parseImportArgs, runImport } from './import/command.ts';
 import { runOwnerCommand } from './commands/remote.ts';
 import { CreateKeyInput } from './schema/api-key.ts';
 import { openConfiguredDatabase, startServer } from './server.ts';
+import { STAFF_USAGE, StaffUsageError, runStaffCommand } from './staff-command.ts';
 import { retireSigningKey, rotateSigningKey } from './ucp/signing-keys.ts';
 
 const USAGE = `Usage: butik <command>
@@ -24,6 +27,7 @@ const USAGE = `Usage: butik <command>
   oauth list                              applications connected over OAuth, with their grants and live tokens
   oauth revoke CLIENT_ID                  disconnect an application: its client, grants and tokens are deleted
   oauth revoke --grant GRANT_ID           end one grant and every token issued under it
+${STAFF_USAGE}
   signing-keys rotate                     UCP: sign webhooks with a new key; the old ones stay published
   signing-keys retire KID                 UCP: stop publishing a key once no signature made with it matters
 
@@ -35,6 +39,10 @@ async function serve(): Promise<void> {
   // One line for people, on stderr so that stdout stays pure JSON log lines.
   const base = server.app.butik.baseUrl;
   console.error(`Butik ready at ${base}  docs: ${base}/docs  master key: ${server.masterKeySource}`);
+  const setupToken = await issueSetupToken(server.database.db, new Date());
+  if (setupToken) {
+    console.error(`No shop owner yet. Create one within an hour (the link works once): ${base}${SETUP_PATH}?token=${setupToken}`);
+  }
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -119,11 +127,12 @@ async function keys(args: string[]): Promise<void> {
     : localKeyInvalidation;
   const announced: Array<Promise<void>> = [];
   const changed = (keyId: string) => { announced.push(invalidation.publish(keyId)); };
+  const byCli = (): KeyAudit => ({ actor: { kind: 'cli' }, channel: 'cli', at: new Date() });
   try {
     switch (command.action) {
       case 'create': {
         const { name, scopes, expiresAt } = command.input;
-        const key = await createKey(database.db, { name, scopes, expiresAt: expiresAt ? new Date(expiresAt) : undefined });
+        const key = await createKey(database.db, { name, scopes, expiresAt: expiresAt ? new Date(expiresAt) : undefined }, byCli());
         console.log(JSON.stringify(key, null, 2));
         console.error('Store the key now: it is shown only once.');
         return;
@@ -132,11 +141,11 @@ async function keys(args: string[]): Promise<void> {
         console.log(JSON.stringify(await listKeys(database.db), null, 2));
         return;
       case 'rotate':
-        console.log(JSON.stringify(await rotateKey(database.db, command.id, changed), null, 2));
+        console.log(JSON.stringify(await rotateKey(database.db, command.id, byCli(), changed), null, 2));
         console.error('Store the new key now: it is shown only once; the old one no longer works.');
         return;
       case 'revoke':
-        console.log(JSON.stringify(await revokeKey(database.db, command.id, new Date(), changed), null, 2));
+        console.log(JSON.stringify(await revokeKey(database.db, command.id, byCli(), changed), null, 2));
         return;
     }
   } finally {
@@ -238,6 +247,8 @@ export async function main(argv: string[]): Promise<void> {
         return await signingKeys(args);
       case 'oauth':
         return await oauth(args);
+      case 'staff':
+        return await runStaffCommand(loadConfig(), args);
       case undefined:
       case 'help':
       case '--help':
@@ -248,7 +259,7 @@ export async function main(argv: string[]): Promise<void> {
         process.exitCode = 2;
     }
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof UsageError || error instanceof ImportUsageError) {
+    if (error instanceof ConfigError || error instanceof UsageError || error instanceof ImportUsageError || error instanceof StaffUsageError) {
       console.error(error.message);
       process.exitCode = 2;
       return;

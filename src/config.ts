@@ -58,6 +58,8 @@ const Env = z.object({
   BUTIK_UCP_SAVED_ADDRESSES: Bool.default(false),
   BUTIK_UCP_AUTH: z.enum(['open', 'key']).default('open'),
   BUTIK_UCP_SIMULATION_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  BUTIK_ADMIN_IDLE_MINUTES: WholeNumber.pipe(z.int().min(1).max(7 * 24 * 60)).default(8 * 60),
+  BUTIK_TIME_ZONE: z.string().refine((zone) => Intl.supportedValuesOf('timeZone').includes(zone) || zone === 'UTC', 'an IANA time zone, e.g. Europe/Copenhagen').default('Europe/Copenhagen'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
 });
@@ -101,6 +103,8 @@ export type Config = {
     /** open: guest checkout, the session or order id is the capability; key: an API key with scope ucp:checkout. */
     auth: 'open' | 'key';
   };
+  /** The /admin console: a session ends after this long without a request; dates are shown in timeZone. */
+  admin: { idleMinutes: number; timeZone: string };
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   /** json: one JSON line per event, for log shippers; pretty: coloured lines for people at a terminal. */
   logFormat: 'json' | 'pretty';
@@ -143,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       savedAddresses: e.BUTIK_UCP_SAVED_ADDRESSES,
       auth: e.BUTIK_UCP_AUTH,
     },
+    admin: { idleMinutes: e.BUTIK_ADMIN_IDLE_MINUTES, timeZone: e.BUTIK_TIME_ZONE },
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
   };

@@ -3,7 +3,8 @@ import type { Db, Tx } from './db/client.ts';
 import type { OrderEvents } from './domain/order-events.ts';
 import type { Log } from './log.ts';
 
-export type Channel = 'rest' | 'mcp' | 'cli';
+/** How a call arrived: the JSON API, MCP, the command line, or a form of the /admin console. */
+export type Channel = 'rest' | 'mcp' | 'cli' | 'admin';
 
 /** The order-event hub of one app, built at composition; commerce publishes with the transaction it writes in. */
 export type OrderEventHub = OrderEvents<Db | Tx>;

@@ -1,11 +1,14 @@
 import type { Scope } from './scopes.ts';
+import type { StaffRole } from './staff-roles.ts';
 
 /** Who is calling. The master key and the offline CLI hold every scope (CONTRACT §2). */
 export type Actor =
   | { kind: 'anonymous'; ip: string }
   | { kind: 'master' }
   | { kind: 'cli' }
-  | { kind: 'key'; keyId: string; name: string; scopes: ReadonlySet<Scope> };
+  | { kind: 'key'; keyId: string; name: string; scopes: ReadonlySet<Scope> }
+  /** A person signed in to /admin; their role decides the scopes (staff-roles.ts). */
+  | { kind: 'staff'; staffId: string; email: string; role: StaffRole; scopes: ReadonlySet<Scope> };
 
 /** An OAuth grant acts as a key whose id carries this prefix (oauth/server.ts): its scopes were ticked at consent. */
 export const OAUTH_KEY_PREFIX = 'oauth:';
@@ -20,6 +23,7 @@ export function hasScope(actor: Actor, scope: Scope): boolean {
     case 'cli':
       return true;
     case 'key':
+    case 'staff':
       return actor.scopes.has(scope);
     case 'anonymous':
       return false;
@@ -34,6 +38,8 @@ export function actorName(actor: Actor): string {
       return 'cli';
     case 'key':
       return actor.name;
+    case 'staff':
+      return `${actor.email} (${actor.role})`;
     case 'anonymous':
       return 'anonymous';
   }
@@ -48,6 +54,8 @@ export function callerId(actor: Actor): string {
       return 'cli';
     case 'key':
       return `key:${actor.keyId}`;
+    case 'staff':
+      return `staff:${actor.staffId}`;
     case 'anonymous':
       return `ip:${actor.ip}`;
   }

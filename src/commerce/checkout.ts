@@ -24,6 +24,8 @@ function orderChannel(channel: Channel): string {
       return 'mcp';
     case 'cli':
       return 'cli';
+    case 'admin':
+      return 'admin';
   }
 }
 

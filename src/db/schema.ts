@@ -129,6 +129,43 @@ export const apiKeys = pgTable('api_keys', {
   revokedAt: at('revoked_at'),
 }, (t) => [uniqueIndex('api_keys_hash_idx').on(t.hash)]);
 
+export const STAFF_ROLES = ['owner', 'manager', 'viewer'] as const;
+
+/** People who sign in to /admin; a role stands for a set of tool scopes (access/staff-roles.ts). */
+export const staff = pgTable('staff', {
+  id: id(),
+  /** Lower-cased, so one person cannot hold two accounts that differ only in case. */
+  email: text('email').notNull(),
+  role: text('role', { enum: STAFF_ROLES }).notNull(),
+  /** scrypt with its salt and cost parameters (access/passwords.ts); never the password. */
+  passwordHash: text('password_hash').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [uniqueIndex('staff_email_idx').on(t.email)]);
+
+/**
+ * Console sessions, in the database so every instance knows them. The row is keyed by a SHA-256 of the
+ * session id, so a copy of the table signs nobody in; deleting a person deletes their sessions.
+ */
+export const staffSessions = pgTable('staff_sessions', {
+  idHash: text('id_hash').primaryKey(),
+  staffId: text('staff_id').references(() => staff.id, { onDelete: 'cascade' }),
+  data: jsonb('data').notNull(),
+  /** The idle deadline: moved forward on every request, the session is gone once it passes. */
+  expiresAt: at('expires_at').notNull(),
+  createdAt: createdAt(),
+}, (t) => [index('staff_sessions_staff_idx').on(t.staffId), index('staff_sessions_expires_idx').on(t.expiresAt)]);
+
+/**
+ * One-time links that create the first owner in the browser, printed by `npm start` while there is none.
+ * Only a SHA-256 of the token is kept, so a copy of the table opens nothing; the first one used removes all.
+ */
+export const staffSetupTokens = pgTable('staff_setup_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  expiresAt: at('expires_at').notNull(),
+  createdAt: createdAt(),
+});
+
 export const discounts = pgTable('discounts', {
   id: id(),
   code: text('code').notNull().unique(),
@@ -229,10 +266,10 @@ export const orderItems = pgTable('order_items', {
 export const auditEntries = pgTable('audit_entries', {
   id: id(),
   at: at('at').notNull().default(NOW_MS),
-  actorKind: text('actor_kind', { enum: ['master', 'key', 'cli', 'anonymous'] }).notNull(),
+  actorKind: text('actor_kind', { enum: ['master', 'key', 'cli', 'anonymous', 'staff'] }).notNull(),
   actorKeyId: text('actor_key_id'),
   actorName: text('actor_name').notNull(),
-  channel: text('channel', { enum: ['rest', 'mcp', 'cli'] }).notNull(),
+  channel: text('channel', { enum: ['rest', 'mcp', 'cli', 'admin'] }).notNull(),
   tool: text('tool').notNull(),
   targetType: text('target_type').notNull(),
   targetId: text('target_id').notNull(),

@@ -21,7 +21,7 @@ export type ProblemContext = {
   baseUrl: string;
   requestId: string;
   /** Over MCP the resolution speaks of `_meta` and inputSchema instead of headers and OpenAPI. */
-  channel?: 'rest' | 'mcp' | 'cli';
+  channel?: 'rest' | 'mcp' | 'cli' | 'admin';
 };
 
 export function problemFor(error: ToolError, context: ProblemContext): Problem {

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createKey, listKeys, revokeKey, rotateKey } from '../access/api-keys.ts';
+import type { KeyAudit } from '../access/api-keys.ts';
 import { loggedToolError } from '../calls/run-call.ts';
 import { admitRequest } from '../edge/admission.ts';
 import { decodeJsonBody } from '../edge/json-body.ts';
@@ -18,6 +19,8 @@ type Handler = (request: FastifyRequest<{ Params: { id: string } }>) => Promise<
  */
 export const keysRoutes: RoutePlugin = async (app, { services }) => {
   const { runtime: { db, clock }, gate: { authenticator } } = services;
+  // Only the master key reaches the handlers below, so it is the actor of their audit entries.
+  const byMaster = (): KeyAudit => ({ actor: { kind: 'master' }, channel: 'rest', at: clock() });
   const route = (handler: Handler) => async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
     const admitted = await admitRequest(services, request, reply);
     if (!admitted) return reply;
@@ -38,17 +41,17 @@ export const keysRoutes: RoutePlugin = async (app, { services }) => {
 
   app.post('/api/v1/keys', route(async (request) => {
     const { name, scopes, expiresAt } = parseInput(CreateKeyInput, decodeJsonBody(request));
-    const result = await createKey(db, { name, scopes, expiresAt: expiresAt ? new Date(expiresAt) : undefined });
+    const result = await createKey(db, { name, scopes, expiresAt: expiresAt ? new Date(expiresAt) : undefined }, byMaster());
     return { status: 201, result };
   }));
   app.get('/api/v1/keys', route(async () => ({ status: 200, result: await listKeys(db) })));
   app.post('/api/v1/keys/:id/rotate', route(async (request) => ({
     status: 200,
-    result: await rotateKey(db, keyId(request), authenticator.forget),
+    result: await rotateKey(db, keyId(request), byMaster(), authenticator.forget),
   })));
   app.delete('/api/v1/keys/:id', route(async (request) => ({
     status: 200,
-    result: await revokeKey(db, keyId(request), clock(), authenticator.forget),
+    result: await revokeKey(db, keyId(request), byMaster(), authenticator.forget),
   })));
 };
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { auditEntries, categories, discounts, pages, products, services } from '../db/schema.ts';
@@ -17,11 +17,11 @@ const AuditEntry = z.strictObject({
   id: Id,
   at: Timestamp,
   actor: z.strictObject({
-    kind: z.enum(['master', 'key', 'cli', 'anonymous']),
+    kind: z.enum(['master', 'key', 'cli', 'anonymous', 'staff']),
     keyId: Id.nullable().meta({ description: 'The API key id when kind is "key", else null.' }),
-    name: z.string().meta({ description: 'The key name, or "master" / "cli".' }),
+    name: z.string().meta({ description: 'The key name, "master" / "cli", or a person of the console as "email (role)".' }),
   }),
-  channel: z.enum(['rest', 'mcp', 'cli']),
+  channel: z.enum(['rest', 'mcp', 'cli', 'admin']),
   tool: z.string().meta({ description: 'The tool that made the change, e.g. products.update.' }),
   targetType: z.string().meta({ description: 'product, category, discount, page, service, order, settings, feature, announcement …' }),
   targetId: z.string(),
@@ -46,11 +46,14 @@ export const listAudit = defineTool({
       examples: ['aviator-classic'],
     }),
     since: Timestamp.optional().meta({ description: 'Only entries at or after this time.' }),
+    before: Timestamp.optional().meta({ description: 'Only entries before this time: give the "at" of the last entry of a page to read the next one.' }),
+    actorName: z.string().min(1).max(300).optional().meta({ description: 'Only entries by this actor, named as in actor.name.', examples: ['anna@shop.dk (manager)'] }),
+    entryId: Id.optional().meta({ description: 'Only this entry.' }),
     limit: z.int().min(1).max(200).default(50).meta({ description: 'At most this many entries (1–200, default 50).' }),
   })
     .meta({ examples: [{ targetSlug: 'aviator-classic', limit: 10 }, { tool: 'products.delete', since: '2026-11-01T00:00:00Z' }] }),
   output: z.array(AuditEntry),
-  async handler({ tool, targetId, targetSlug, since, limit }, { db }) {
+  async handler({ tool, targetId, targetSlug, since, before, actorName, entryId, limit }, { db }) {
     const slugTargets = targetSlug === undefined ? undefined : await idsNamed(db, targetSlug);
     if (slugTargets?.length === 0) return [];
     const rows = await db.select().from(auditEntries)
@@ -59,6 +62,9 @@ export const listAudit = defineTool({
         targetId === undefined ? undefined : eq(auditEntries.targetId, targetId),
         slugTargets === undefined ? undefined : inArray(auditEntries.targetId, slugTargets),
         since === undefined ? undefined : gte(auditEntries.at, new Date(since)),
+        before === undefined ? undefined : lt(auditEntries.at, new Date(before)),
+        actorName === undefined ? undefined : eq(auditEntries.actorName, actorName),
+        entryId === undefined ? undefined : eq(auditEntries.id, entryId),
       ))
       // NULLS LAST (the same order: both columns are not null) is how the audit indexes are built, so they serve it.
       .orderBy(sql`${desc(auditEntries.at)} nulls last`, sql`${desc(auditEntries.id)} nulls last`)

@@ -16,11 +16,13 @@ let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
 afterAll(async () => { await t?.close(); });
 
+/** The offline CLI changes keys here, as another process would. */
+const BY_CLI = { actor: { kind: 'cli' }, channel: 'cli', at: new Date() } as const;
 const quiet = { info() {}, warn() {}, error() {} };
 const use = (key: string) => t.call('categories.list', {}, { key });
 
 async function issue(expiresAt?: Date) {
-  return createKey(t.database.db, { name: 'cached', scopes: ['catalog:read'], expiresAt });
+  return createKey(t.database.db, { name: 'cached', scopes: ['catalog:read'], expiresAt }, BY_CLI);
 }
 
 describe('through this instance', () => {
@@ -55,7 +57,7 @@ describe('made elsewhere', () => {
     const { id, key } = await issue();
     const other = elsewhere();
     expect((await other.authenticator.authenticate(key)).ok).toBe(true);
-    await revokeKey(t.database.db, id, new Date());
+    await revokeKey(t.database.db, id, BY_CLI);
     other.advance(KEY_CACHE_TTL_MS / 2);
     expect((await other.authenticator.authenticate(key)).ok).toBe(true);
     other.advance(KEY_CACHE_TTL_MS / 2);
@@ -66,7 +68,7 @@ describe('made elsewhere', () => {
     const { id, key } = await issue();
     const other = elsewhere();
     expect((await other.authenticator.authenticate(key)).ok).toBe(true);
-    const rotated = await rotateKey(t.database.db, id);
+    const rotated = await rotateKey(t.database.db, id, BY_CLI);
     expect((await other.authenticator.authenticate(rotated.key)).ok).toBe(true);
     other.advance(KEY_CACHE_TTL_MS);
     expect((await other.authenticator.authenticate(key)).ok).toBe(false);
@@ -84,7 +86,7 @@ describe('made elsewhere', () => {
     const { id, key } = await issue();
     const other = elsewhere();
     expect((await other.authenticator.authenticate(key)).ok).toBe(true);
-    await revokeKey(t.database.db, id, new Date());
+    await revokeKey(t.database.db, id, BY_CLI);
     other.authenticator.forget(id);
     expect((await other.authenticator.authenticate(key)).ok).toBe(false);
   });
@@ -106,8 +108,8 @@ describe.runIf(process.env.REDIS_URL)('announced over Redis (REDIS_URL)', () => 
       const rotated = await issue();
       for (const { key } of [revoked, rotated]) expect((await other.authenticate(key)).ok).toBe(true);
 
-      await revokeKey(t.database.db, revoked.id, new Date(), revoking.forget);
-      await rotateKey(t.database.db, rotated.id, revoking.forget);
+      await revokeKey(t.database.db, revoked.id, BY_CLI, revoking.forget);
+      await rotateKey(t.database.db, rotated.id, BY_CLI, revoking.forget);
 
       await expect.poll(async () => (await other.authenticate(revoked.key)).ok, { timeout: 2_000 }).toBe(false);
       await expect.poll(async () => (await other.authenticate(rotated.key)).ok, { timeout: 2_000 }).toBe(false);

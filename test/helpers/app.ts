@@ -133,7 +133,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     database,
     config,
     async keyWith(...scopes) {
-      const created = await createKey(database.db, { name: `test ${scopes.join(' ')}`, scopes });
+      const created = await createKey(database.db, { name: `test ${scopes.join(' ')}`, scopes }, { actor: { kind: 'cli' }, channel: 'cli', at: new Date() });
       return created.key;
     },
     async call(tool, body, callOptions = {}) {

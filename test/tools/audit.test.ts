@@ -258,7 +258,7 @@ describe('audit.list', () => {
   });
 
   it('records actor, channel and tool of every audited write', async () => {
-    const created = await createKey(t.database.db, { name: 'catalog-agent', scopes: ['products:write', 'categories:write'] });
+    const created = await createKey(t.database.db, { name: 'catalog-agent', scopes: ['products:write', 'categories:write'] }, { actor: { kind: 'cli' }, channel: 'cli', at: new Date() });
     const category = await createCategory(t);
     const product = await t.call('products.create', {
       slug: uniqueSlug('p'), name: 'Agent Made', description: 'Made by an agent key.', priceDkk: 1000, stock: 1,

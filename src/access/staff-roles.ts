@@ -1,0 +1,31 @@
+import { STAFF_ROLES } from '../db/schema.ts';
+import { TOOL_SCOPES } from './scopes.ts';
+import type { Scope } from './scopes.ts';
+
+export type StaffRole = typeof STAFF_ROLES[number];
+export { STAFF_ROLES };
+
+const READ_SCOPES = TOOL_SCOPES.filter((scope) => scope.endsWith(':read'));
+
+/**
+ * What each role may do, as tool scopes, so the console is held by the same scope checks as every key.
+ * A viewer reads everything; a manager also runs the shop day to day (catalog, content, discounts, orders,
+ * and undoing such changes); an owner holds every tool scope, and beyond scopes manages keys and staff.
+ */
+const ROLE_SCOPES: Record<StaffRole, ReadonlySet<Scope>> = {
+  viewer: new Set(READ_SCOPES),
+  manager: new Set<Scope>([
+    ...READ_SCOPES, 'products:write', 'categories:write', 'pages:write', 'discounts:write', 'orders:write',
+    'marketing:write', 'audit:revert',
+  ]),
+  owner: new Set(TOOL_SCOPES),
+};
+
+export function scopesOfRole(role: StaffRole): ReadonlySet<Scope> {
+  return ROLE_SCOPES[role];
+}
+
+/** Keys, staff accounts and the shop settings are the owner's alone. */
+export function managesAccess(role: StaffRole): boolean {
+  return role === 'owner';
+}

@@ -1,0 +1,35 @@
+import { html } from '../edge/html/template.ts';
+import type { Html } from '../edge/html/template.ts';
+
+export type FieldOptions = {
+  name: string;
+  label: string;
+  value?: string | number | null | undefined;
+  /** The refusal's message for this field, shown under it and tied to it for screen readers. */
+  error?: string | undefined;
+  type?: 'text' | 'number' | 'date' | 'url' | 'email' | 'password';
+  required?: boolean;
+};
+
+/** A labelled input with its error under it; the value the person typed stays in it. */
+export function field(options: FieldOptions): Html {
+  const id = `field-${options.name}`;
+  return html`<div class="field"><label for="${id}">${options.label}</label><input id="${id}" name="${options.name}" type="${options.type ?? 'text'}"${options.type === 'number' ? html` inputmode="numeric"` : ''} value="${options.value ?? ''}"${options.required ? html` required` : ''}${options.error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${options.error ? html`<p class="error" id="${id}-error">${options.error}</p>` : ''}</div>`;
+}
+
+export function textArea(options: Omit<FieldOptions, 'type'>): Html {
+  const id = `field-${options.name}`;
+  return html`<div class="field"><label for="${id}">${options.label}</label><textarea id="${id}" name="${options.name}"${options.required ? html` required` : ''}${options.error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${options.value ?? ''}</textarea>${options.error ? html`<p class="error" id="${id}-error">${options.error}</p>` : ''}</div>`;
+}
+
+/** A form field's text, or undefined when it was left empty. */
+export function filled(body: Record<string, string | undefined>, name: string): string | undefined {
+  const value = body[name]?.trim();
+  return value ? value : undefined;
+}
+
+/** A whole number typed into a form; text that is not one is passed on as typed, for the tool to refuse by name. */
+export function wholeNumber(text: string | undefined): number | string | undefined {
+  if (text === undefined) return undefined;
+  return /^-?\d+$/.test(text) ? Number(text) : text;
+}

@@ -1,0 +1,156 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasScope } from '../../access/actor.ts';
+import { html } from '../../edge/html/template.ts';
+import type { Html } from '../../edge/html/template.ts';
+import type { Services } from '../../services.ts';
+import { callTool, readTool, refusalOf } from '../call.ts';
+import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { formatDate } from '../format.ts';
+import { signedIn } from '../session.ts';
+import { t } from '../strings.ts';
+
+const PAGE_SIZE = 25;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Columns every write touches; they would make every diff look alike. */
+const NOISE = new Set(['updatedAt', 'updated_at']);
+
+export type AuditEntry = {
+  id: string; at: string; actor: { kind: string; name: string }; channel: string; tool: string;
+  targetType: string; targetId: string; before: unknown; after: unknown; revertedBy: string | null; revertOf: string | null;
+};
+
+type Filters = { actor?: string; target?: string; tool?: string; since?: string; before?: string; done?: string };
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {};
+}
+
+function shown(value: unknown): string {
+  if (value === undefined) return '—';
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
+/** The fields whose value differs between the two snapshots: all of them for a creation or a removal. */
+export function changedFields(before: unknown, after: unknown): Array<{ field: string; before: unknown; after: unknown }> {
+  const b = asRecord(before);
+  const a = asRecord(after);
+  const fields = [...new Set([...Object.keys(b), ...Object.keys(a)])].filter((field) => !NOISE.has(field));
+  return fields.filter((field) => JSON.stringify(b[field]) !== JSON.stringify(a[field]))
+    .map((field) => ({ field, before: b[field], after: a[field] }));
+}
+
+export function diffTable(entry: Pick<AuditEntry, 'before' | 'after'>): Html {
+  const rows = changedFields(entry.before, entry.after);
+  if (rows.length === 0) return html``;
+  return html`<table class="diff stack"><caption class="skip-link">${t.activity.changes}</caption><thead><tr><th scope="col">${t.activity.field}</th><th scope="col">${t.activity.before}</th><th scope="col">${t.activity.after}</th></tr></thead><tbody>${rows.map((row) =>
+    html`<tr><td data-label="${t.activity.field}">${row.field}</td><td data-label="${t.activity.before}">${shown(row.before)}</td><td data-label="${t.activity.after}">${shown(row.after)}</td></tr>`)}</tbody></table>`;
+}
+
+/** Changes audit.revert refuses: an order's status history, and API keys (undo must not revive a revoked key). */
+const NOT_REVERTIBLE = new Set(['order', 'api_key']);
+
+/** The fields that name a new row, in the order a person recognises it by. */
+const NAMING_FIELDS = ['name', 'title', 'code', 'slug', 'key'] as const;
+
+/**
+ * A creation changes every field, so its whole table would drown the feed: one line names what was made,
+ * and the fields stay one click away in a <details>, which needs no script.
+ */
+function creationView(entry: AuditEntry): Html {
+  const after = asRecord(entry.after);
+  const naming = NAMING_FIELDS.filter((field) => typeof after[field] === 'string' || typeof after[field] === 'number')
+    .slice(0, 2).map((field) => `${field}: ${shown(after[field])}`);
+  const rows = changedFields(null, after);
+  return html`<p class="summary">${t.activity.created} ${entry.targetType}${naming.length > 0 ? html` — ${naming.join(', ')}` : ''}</p>
+<details><summary>${t.activity.allFields(rows.length)}</summary>${diffTable(entry)}</details>`;
+}
+
+function entryView(entry: AuditEntry, canRevert: boolean, timeZone: string): Html {
+  const revertible = canRevert && entry.revertedBy === null && entry.revertOf === null && !NOT_REVERTIBLE.has(entry.targetType);
+  return html`<article class="entry" aria-labelledby="e-${entry.id}">
+<h2 id="e-${entry.id}">${entry.tool} · ${entry.targetType} ${entry.targetId}</h2>
+<p class="meta"><span>${t.activity.who}: <strong>${entry.actor.name}</strong></span> · <span>${t.activity.when}: ${formatDate(entry.at, timeZone)}</span> · <span>${t.activity.channel}: ${entry.channel}</span>${entry.revertOf ? html` · <span>${t.activity.revertOf} <a href="/admin/activity?target=${entry.targetId}">${entry.revertOf}</a></span>` : ''}${entry.revertedBy ? html` · <strong>${t.activity.reverted}</strong>` : ''}</p>
+${entry.before === null && entry.after !== null ? creationView(entry) : diffTable(entry)}
+${revertible ? html`<p><a class="button secondary" href="/admin/activity/${entry.id}/revert">${t.activity.revert}<span class="skip-link"> ${entry.tool} ${entry.targetId}</span></a></p>` : ''}
+</article>`;
+}
+
+function filterForm(filters: Filters): Html {
+  return html`<form class="filters panel" method="get" action="/admin/activity">
+<div><label for="f-actor">${t.activity.actor}</label><input id="f-actor" name="actor" value="${filters.actor ?? ''}"></div>
+<div><label for="f-target">${t.activity.target}</label><input id="f-target" name="target" value="${filters.target ?? ''}"></div>
+<div><label for="f-tool">${t.activity.tool}</label><input id="f-tool" name="tool" value="${filters.tool ?? ''}"></div>
+<div><label for="f-since">${t.activity.since}</label><input id="f-since" name="since" type="date" value="${filters.since ?? ''}"></div>
+<button type="submit">${t.filter}</button></form>`;
+}
+
+function listInput(filters: Filters): Record<string, unknown> {
+  const target = filters.target?.trim();
+  return {
+    limit: PAGE_SIZE,
+    ...(filters.actor?.trim() ? { actorName: filters.actor.trim() } : {}),
+    ...(target ? (UUID.test(target) ? { targetId: target } : { targetSlug: target }) : {}),
+    ...(filters.tool?.trim() ? { tool: filters.tool.trim() } : {}),
+    ...(filters.since ? { since: `${filters.since}T00:00:00Z` } : {}),
+    ...(filters.before ? { before: filters.before } : {}),
+  };
+}
+
+export function activityRoutes(app: FastifyInstance, services: Services): void {
+  const timeZone = services.config.admin.timeZone;
+
+  app.get<{ Querystring: Filters }>('/admin/activity', async (request, reply) => {
+    const who = await signedIn(services, request, reply);
+    if (!who) return reply;
+    const filters = request.query;
+    const outcome = await callTool(services, request, who.actor, 'audit.list', listInput(filters));
+    const entries = outcome.ok ? outcome.result as AuditEntry[] : [];
+    const canRevert = hasScope(who.actor, 'audit:revert');
+    const last = entries.at(-1);
+    const older = last && entries.length === PAGE_SIZE
+      ? `/admin/activity?${new URLSearchParams({ ...stripped(filters), before: last.at }).toString()}` : undefined;
+    return sendAdminPage(reply, {
+      title: t.activity.title, current: 'activity', viewer: who.viewer,
+      main: html`<h1>${t.activity.title}</h1>
+${filters.done === 'reverted' ? noticeBox(t.activity.revertDone) : ''}
+${outcome.ok ? '' : problemBox(refusalOf(outcome.problem).detail, refusalOf(outcome.problem).resolution)}
+${filterForm(filters)}
+${entries.length === 0 ? html`<p>${t.none}</p>` : entries.map((entry) => entryView(entry, canRevert, timeZone))}
+<nav class="pager" aria-label="Pages">${filters.before ? html`<a href="/admin/activity?${new URLSearchParams(stripped(filters)).toString()}">${t.previous}</a>` : ''}${older ? html`<a href="${older}">${t.next}</a>` : ''}</nav>`,
+    });
+  });
+
+  const confirmPage = async (request: FastifyRequest, reply: FastifyReply, id: string, problem?: Html) => {
+    const who = await signedIn(services, request, reply);
+    if (!who) return reply;
+    const [entry] = await readTool<AuditEntry[]>(services, request, who.actor, 'audit.list', { entryId: id, limit: 1 });
+    if (!entry) return sendAdminPage(reply, { title: t.notFound, viewer: who.viewer, main: problemBox(t.notFound) }, 404);
+    // What goes back is the entry's change read the other way round.
+    const undo = { before: entry.after, after: entry.before };
+    return sendAdminPage(reply, {
+      title: t.activity.confirmTitle, current: 'activity', viewer: who.viewer,
+      main: html`<h1>${t.activity.confirmTitle}</h1>${problem ?? ''}
+<p>${entry.tool} · ${entry.targetType} ${entry.targetId} · ${entry.actor.name} · ${formatDate(entry.at, timeZone)}</p>
+<p>${t.activity.confirmLead}</p>${diffTable(undo)}
+<form method="post" action="/admin/activity/${entry.id}/revert">${csrfField(who.viewer)}
+<button type="submit">${t.activity.confirmButton}</button> <a href="/admin/activity">${t.cancel}</a></form>`,
+    }, problem ? 422 : 200);
+  };
+
+  app.get<{ Params: { id: string } }>('/admin/activity/:id/revert', async (request, reply) => confirmPage(request, reply, request.params.id));
+
+  app.post<{ Params: { id: string } }>('/admin/activity/:id/revert', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const who = await signedIn(services, request, reply);
+    if (!who) return reply;
+    const outcome = await callTool(services, request, who.actor, 'audit.revert', { entryId: request.params.id });
+    if (outcome.ok) return reply.redirect('/admin/activity?done=reverted', 303);
+    const refusal = refusalOf(outcome.problem);
+    return confirmPage(request, reply, request.params.id, problemBox(refusal.detail, refusal.resolution));
+  });
+}
+
+function stripped(filters: Filters): Record<string, string> {
+  const { before: _before, done: _done, ...rest } = filters;
+  return Object.fromEntries(Object.entries(rest).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== ''));
+}

@@ -1,0 +1,94 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasScope } from '../../access/actor.ts';
+import { html } from '../../edge/html/template.ts';
+import type { Html } from '../../edge/html/template.ts';
+import type { Services } from '../../services.ts';
+import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
+import type { Refusal } from '../call.ts';
+import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { field, filled, textArea } from '../fields.ts';
+import { signedIn } from '../session.ts';
+import type { SignedIn } from '../session.ts';
+import { t } from '../strings.ts';
+
+const PAGE_SIZE = 50;
+
+type Category = { id: string; slug: string; name: string; description: string | null; productCount: number };
+type Form = Record<string, string>;
+type ListQuery = { page?: string; done?: string; edit?: string };
+
+const DONE: Record<string, string> = { saved: t.categories.saved, deleted: t.categories.deleted };
+
+function categoryForm(who: SignedIn, values: Form, refusal?: Refusal): Html {
+  const err = (name: string) => refusal?.fields.get(name);
+  return html`<form method="post" action="/admin/categories" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">
+<h2>${t.categories.form}</h2><p>${t.categories.formLead}</p>
+${field({ name: 'slug', label: t.categories.slug, value: values.slug, error: err('slug'), required: true })}
+${field({ name: 'name', label: t.categories.name, value: values.name, error: err('name'), required: true })}
+${textArea({ name: 'description', label: t.categories.description, value: values.description, error: err('description') })}
+<button type="submit">${t.save}</button></form>`;
+}
+
+/** Categories: the list of categories.list (paged here, as the tool returns them all), upsert and delete. */
+export function categoryPages(app: FastifyInstance, services: Services): void {
+  const listPage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, query: ListQuery,
+    options: { values?: Form; refusal?: Refusal } = {}) => {
+    const all = await readTool<Category[]>(services, request, who.actor, 'categories.list', { includeEmpty: true });
+    const page = Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1);
+    const shown = all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+    const editing = all.find((category) => category.slug === query.edit);
+    const values = options.values ?? (editing ? { slug: editing.slug, name: editing.name, description: editing.description ?? '' } : {});
+    const canWrite = hasScope(who.actor, 'categories:write');
+    const done = DONE[query.done ?? ''];
+    return sendAdminPage(reply, {
+      title: t.categories.title, current: 'categories', viewer: who.viewer,
+      main: html`<h1>${t.categories.title}</h1>${done ? noticeBox(done) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
+${shown.length === 0 ? html`<p>${t.none}</p>` : html`<table class="stack"><thead><tr><th scope="col">${t.categories.name}</th><th scope="col">${t.categories.slug}</th><th scope="col" class="num">${t.categories.products}</th>${canWrite ? html`<th scope="col">${t.categories.actions}</th>` : ''}</tr></thead><tbody>
+${shown.map((category) => html`<tr><td data-label="${t.categories.name}">${category.name}</td><td data-label="${t.categories.slug}">${category.slug}</td><td data-label="${t.categories.products}" class="num">${category.productCount}</td>${canWrite ? html`<td data-label="${t.categories.actions}"><a href="/admin/categories?edit=${category.slug}#field-name">${t.products.edit}<span class="skip-link"> ${category.name}</span></a> · <a href="/admin/categories/${category.slug}/delete">${t.products.delete}<span class="skip-link"> ${category.name}</span></a></td>` : ''}</tr>`)}
+</tbody></table>`}
+<nav class="pager" aria-label="Pages">${page > 1 ? html`<a href="/admin/categories?page=${page - 1}">${t.previous}</a>` : ''}${all.length > page * PAGE_SIZE ? html`<a href="/admin/categories?page=${page + 1}">${t.next}</a>` : ''}</nav>
+${canWrite ? categoryForm(who, values, options.refusal) : ''}`,
+    }, options.refusal ? 422 : 200);
+  };
+
+  app.get<{ Querystring: ListQuery }>('/admin/categories', async (request, reply) => {
+    const who = await signedIn(services, request, reply);
+    if (!who) return reply;
+    return listPage(request, reply, who, request.query);
+  });
+
+  app.post<{ Body: Form }>('/admin/categories', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const who = await signedIn(services, request, reply);
+    if (!who) return reply;
+    const body = request.body;
+    const description = filled(body, 'description');
+    const outcome = await callTool(services, request, who.actor, 'categories.upsert', {
+      slug: body.slug?.trim() ?? '', name: body.name?.trim() ?? '', ...(description ? { description } : {}),
+    }, idempotencyKeyOf(body));
+    if (outcome.ok) return reply.redirect('/admin/categories?done=saved', 303);
+    return listPage(request, reply, who, {}, { values: body, refusal: refusalOf(outcome.problem) });
+  });
+
+  app.get<{ Params: { slug: string } }>('/admin/categories/:slug/delete', async (request, reply) => {
+    const who = await signedIn(services, request, reply);
+    if (!who) return reply;
+    const category = (await readTool<Category[]>(services, request, who.actor, 'categories.list', { includeEmpty: true }))
+      .find((candidate) => candidate.slug === request.params.slug);
+    if (!category) return sendAdminPage(reply, { title: t.notFound, current: 'categories', viewer: who.viewer, main: problemBox(t.notFound) }, 404);
+    return sendAdminPage(reply, {
+      title: t.categories.deleteTitle, current: 'categories', viewer: who.viewer,
+      main: html`<h1>${t.categories.deleteTitle}</h1><p><strong>${category.name}</strong> (${category.slug}) · ${t.categories.products}: ${category.productCount}</p><p>${t.categories.deleteLead}</p>
+<form method="post" action="/admin/categories/${category.slug}/delete">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}"><button class="danger" type="submit">${t.categories.deleteButton}</button> <a href="/admin/categories">${t.cancel}</a></form>`,
+    });
+  });
+
+  app.post<{ Params: { slug: string }; Body: Form }>('/admin/categories/:slug/delete', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const who = await signedIn(services, request, reply);
+    if (!who) return reply;
+    // The confirmation page is the person's "yes": the tool's confirm flag carries it.
+    const outcome = await callTool(services, request, who.actor, 'categories.delete', { slug: request.params.slug, confirm: true }, idempotencyKeyOf(request.body));
+    if (outcome.ok) return reply.redirect('/admin/categories?done=deleted', 303);
+    const refusal = refusalOf(outcome.problem);
+    return sendAdminPage(reply, { title: t.refused, current: 'categories', viewer: who.viewer, main: problemBox(refusal.detail, refusal.resolution) }, outcome.status);
+  });
+}

@@ -1,0 +1,138 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasScope } from '../../access/actor.ts';
+import { ORDER_STATUSES, legalNextStatuses } from '../../domain/order-status.ts';
+import type { OrderStatus } from '../../domain/order-status.ts';
+import { html } from '../../edge/html/template.ts';
+import type { Html } from '../../edge/html/template.ts';
+import type { Services } from '../../services.ts';
+import { readSettings } from '../../shop/settings.ts';
+import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
+import type { Refusal } from '../call.ts';
+import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { field, filled } from '../fields.ts';
+import { formatDate, formatMoney } from '../format.ts';
+import { signedIn } from '../session.ts';
+import type { SignedIn } from '../session.ts';
+import { t } from '../strings.ts';
+import type { AuditEntry } from './activity.ts';
+
+const PAGE_SIZE = 25;
+
+export type OrderSummary = {
+  id: string; email: string; shippingName: string; status: OrderStatus; totalDkk: number; itemCount: number; createdAt: string;
+};
+
+type OrderRecord = OrderSummary & {
+  shippingAddress: string; shippingZip: string; shippingCity: string; billingName: string | null; billingAddress: string | null;
+  billingZip: string | null; billingCity: string | null; billingCountry: string | null; phoneNumber: string | null;
+  subtotalDkk: number; shippingDkk: number; discountDkk: number; discountCode: string | null; paymentMethod: string | null;
+  paidAt: string | null; currency: string; channel: string; carrier: string | null; trackingNumber: string | null;
+  items: Array<{ productName: string; quantity: number; unitPriceDkk: number }>;
+};
+
+type ListQuery = { status?: string; email?: string; before?: string };
+type StatusBody = Record<string, string>;
+
+function listInput(query: ListQuery): Record<string, unknown> {
+  return {
+    limit: PAGE_SIZE,
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.email?.trim() ? { email: query.email.trim() } : {}),
+    // The cursor: orders created before the last one shown (toDate is inclusive, so one millisecond earlier).
+    ...(query.before ? { toDate: new Date(Date.parse(query.before) - 1).toISOString() } : {}),
+  };
+}
+
+function statusForms(order: OrderRecord, who: SignedIn, typed: StatusBody, refusal: Refusal | undefined): Html {
+  const moves = legalNextStatuses(order.status, { paid: order.paidAt !== null });
+  if (moves.length === 0) return html`<p>${t.orders.noMoves}</p>`;
+  const err = (name: string) => refusal?.fields.get(name);
+  return html`${moves.map((status) => html`<form method="post" action="/admin/orders/${order.id}/status" class="panel">
+${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}"><input type="hidden" name="status" value="${status}">
+${status === 'shipped' ? html`${field({ name: 'carrier', label: t.orders.carrier, value: typed.carrier, error: err('carrier') })}
+${field({ name: 'trackingNumber', label: t.orders.trackingNumber, value: typed.trackingNumber, error: err('trackingNumber') })}
+${field({ name: 'trackingUrl', label: t.orders.trackingUrl, type: 'url', value: typed.trackingUrl, error: err('trackingUrl') })}
+${field({ name: 'estDeliveryFrom', label: t.orders.from, type: 'date', value: typed.estDeliveryFrom, error: err('estDeliveryFrom') })}
+${field({ name: 'estDeliveryTo', label: t.orders.to, type: 'date', value: typed.estDeliveryTo, error: err('estDeliveryTo') })}` : ''}
+<button type="submit">${t.orders.moveTo(status)}</button></form>`)}`;
+}
+
+export function orderPages(app: FastifyInstance, services: Services): void {
+  const { timeZone } = services.config.admin;
+
+  app.get<{ Querystring: ListQuery }>('/admin/orders', async (request, reply) => {
+    const who = await signedIn(services, request, reply);
+    if (!who) return reply;
+    const query = request.query;
+    const outcome = await callTool(services, request, who.actor, 'orders.list', listInput(query));
+    const orders = outcome.ok ? outcome.result as OrderSummary[] : [];
+    const refusal = outcome.ok ? undefined : refusalOf(outcome.problem);
+    const { currency } = await readSettings(services.runtime.db);
+    const last = orders.at(-1);
+    const more = last && orders.length === PAGE_SIZE
+      ? `/admin/orders?${new URLSearchParams({ ...(query.status ? { status: query.status } : {}), ...(query.email ? { email: query.email } : {}), before: last.createdAt }).toString()}` : undefined;
+    return sendAdminPage(reply, {
+      title: t.orders.title, current: 'orders', viewer: who.viewer,
+      main: html`<h1>${t.orders.title}</h1>${refusal ? problemBox(refusal.detail, refusal.resolution) : ''}
+<form class="filters panel" method="get" action="/admin/orders">
+<div><label for="f-status">${t.orders.status}</label><select id="f-status" name="status"><option value="">${t.orders.any}</option>${ORDER_STATUSES.map((status) => html`<option${status === query.status ? html` selected` : ''}>${status}</option>`)}</select></div>
+<div><label for="f-email">${t.orders.email}</label><input id="f-email" name="email" type="email" value="${query.email ?? ''}"></div>
+<button type="submit">${t.filter}</button></form>
+${orders.length === 0 ? html`<p>${t.none}</p>` : html`<table class="stack"><thead><tr><th scope="col">${t.orders.order}</th><th scope="col">${t.orders.customer}</th><th scope="col">${t.orders.status}</th><th scope="col" class="num">${t.orders.total}</th><th scope="col">${t.orders.placed}</th></tr></thead><tbody>
+${orders.map((order) => html`<tr><td data-label="${t.orders.order}"><a href="/admin/orders/${order.id}">${order.id.slice(0, 8)}</a></td><td data-label="${t.orders.customer}">${`${order.shippingName} <${order.email}>`}</td><td data-label="${t.orders.status}">${order.status}</td><td data-label="${t.orders.total}" class="num">${formatMoney(order.totalDkk, currency)}</td><td data-label="${t.orders.placed}">${formatDate(order.createdAt, timeZone)}</td></tr>`)}
+</tbody></table>`}
+<nav class="pager" aria-label="Pages">${query.before ? html`<a href="/admin/orders">${t.previous}</a>` : ''}${more ? html`<a href="${more}">${t.next}</a>` : ''}</nav>`,
+    });
+  });
+
+  const detail = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, orderId: string, options: { typed?: StatusBody; refusal?: Refusal; done?: boolean } = {}) => {
+    const order = await readTool<OrderRecord>(services, request, who.actor, 'orders.get', { orderId });
+    const history = await readTool<AuditEntry[]>(services, request, who.actor, 'audit.list', { targetId: order.id, limit: 50 });
+    const money = (minor: number) => formatMoney(minor, order.currency);
+    const canWrite = hasScope(who.actor, 'orders:write');
+    return sendAdminPage(reply, {
+      title: `${t.orders.order} ${order.id.slice(0, 8)}`, current: 'orders', viewer: who.viewer,
+      main: html`<h1>${t.orders.order} ${order.id.slice(0, 8)} · ${order.status}</h1>
+${options.done ? noticeBox(t.done) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
+<section class="panel"><h2>${t.orders.customer}</h2><p>${order.shippingName} · ${order.email}${order.phoneNumber ? ` · ${order.phoneNumber}` : ''}</p>
+<p>${t.orders.channel}: ${order.channel} · ${t.orders.placed}: ${formatDate(order.createdAt, timeZone)}</p></section>
+<section class="panel"><h2>${t.orders.lines}</h2><table class="stack"><thead><tr><th scope="col">${t.products.name}</th><th scope="col" class="num">${t.orders.quantity}</th><th scope="col" class="num">${t.orders.unitPrice}</th></tr></thead><tbody>
+${order.items.map((item) => html`<tr><td data-label="${t.products.name}">${item.productName}</td><td data-label="${t.orders.quantity}" class="num">${item.quantity}</td><td data-label="${t.orders.unitPrice}" class="num">${money(item.unitPriceDkk)}</td></tr>`)}
+</tbody></table>
+<p>${t.orders.subtotal}: ${money(order.subtotalDkk)} · ${t.orders.discount}: ${money(order.discountDkk)}${order.discountCode ? ` (${order.discountCode})` : ''} · ${t.orders.shippingCost}: ${money(order.shippingDkk)} · <strong>${t.orders.total}: ${money(order.totalDkk)}</strong></p></section>
+<section class="panel"><h2>${t.orders.shipping}</h2><p>${order.shippingName}, ${order.shippingAddress}, ${order.shippingZip} ${order.shippingCity}</p>
+${order.billingAddress ? html`<h2>${t.orders.billing}</h2><p>${order.billingName ?? ''}, ${order.billingAddress}, ${order.billingZip ?? ''} ${order.billingCity ?? ''}, ${order.billingCountry ?? ''}</p>` : ''}
+<h2>${t.orders.payment}</h2><p>${order.paymentMethod ?? '—'} · ${order.paidAt ? formatDate(order.paidAt, timeZone) : '—'}</p>
+${order.carrier || order.trackingNumber ? html`<p>${t.orders.carrier}: ${order.carrier ?? '—'} · ${t.orders.trackingNumber}: ${order.trackingNumber ?? '—'}</p>` : ''}</section>
+<section class="panel"><h2>${t.orders.history}</h2>${history.length === 0 ? html`<p>${t.none}</p>` : html`<ul>${history.map((entry) =>
+        html`<li>${formatDate(entry.at, timeZone)} · ${entry.actor.name} · ${String((entry.before as { status?: string } | null)?.status ?? '—')} → ${String((entry.after as { status?: string } | null)?.status ?? '—')}</li>`)}</ul>`}</section>
+${canWrite ? html`<section><h2>${t.orders.move}</h2>${statusForms(order, who, options.typed ?? {}, options.refusal)}</section>` : ''}`,
+    }, options.refusal ? 422 : 200);
+  };
+
+  app.get<{ Params: { id: string }; Querystring: { done?: string } }>('/admin/orders/:id', async (request, reply) => {
+    const who = await signedIn(services, request, reply);
+    if (!who) return reply;
+    return detail(request, reply, who, request.params.id, { done: request.query.done === '1' });
+  });
+
+  app.post<{ Params: { id: string }; Body: StatusBody }>('/admin/orders/:id/status', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const who = await signedIn(services, request, reply);
+    if (!who) return reply;
+    const body = request.body;
+    const day = (name: string) => {
+      const value = filled(body, name);
+      return value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value;
+    };
+    const input = {
+      orderId: request.params.id,
+      status: body.status,
+      ...Object.fromEntries(['carrier', 'trackingNumber', 'trackingUrl'].flatMap((name) => (filled(body, name) ? [[name, filled(body, name)]] : []))),
+      ...(day('estDeliveryFrom') ? { estDeliveryFrom: day('estDeliveryFrom') } : {}),
+      ...(day('estDeliveryTo') ? { estDeliveryTo: day('estDeliveryTo') } : {}),
+    };
+    const outcome = await callTool(services, request, who.actor, 'orders.update_status', input, idempotencyKeyOf(body));
+    if (outcome.ok) return reply.redirect(`/admin/orders/${request.params.id}?done=1`, 303);
+    return detail(request, reply, who, request.params.id, { typed: body, refusal: refusalOf(outcome.problem) });
+  });
+}

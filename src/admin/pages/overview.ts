@@ -1,0 +1,64 @@
+import type { FastifyInstance } from 'fastify';
+import { html } from '../../edge/html/template.ts';
+import type { Html } from '../../edge/html/template.ts';
+import type { Services } from '../../services.ts';
+import { lowStock } from '../../shop/stock.ts';
+import { readSettings } from '../../shop/settings.ts';
+import { readTool } from '../call.ts';
+import { sendAdminPage } from '../document.ts';
+import { formatDate, formatMoney, startOfDay, today } from '../format.ts';
+import { signedIn } from '../session.ts';
+import { t } from '../strings.ts';
+import type { AuditEntry } from './activity.ts';
+import type { OrderSummary } from './orders.ts';
+
+type Summary = { orderCount: number; revenueDkk: number };
+const LOW_STOCK = 5;
+/** Orders a person has to act on: paid and waiting to be shipped, or held for review. */
+const WAITING = ['paid', 'processing', 'flagged_review'] as const;
+
+type FailedWebhook = { id: string; orderId: string; eventType: string; url: string; attempts: number; lastError: string | null; createdAt: string };
+
+/** Order events a shopping agent's platform never received: retries gave up, webhooks.retry sends them again. */
+function webhooksPanel(events: FailedWebhook[], timeZone: string): Html {
+  return html`<section class="panel"><h2>${t.overview.failedWebhooks}</h2>${events.length === 0 ? html`<p>${t.none}</p>` : html`<p>${t.overview.failedWebhooksLead}</p><ul>${events.map((event) =>
+    html`<li>${formatDate(event.createdAt, timeZone)} · ${event.eventType} · <a href="/admin/orders/${event.orderId}">${t.orders.order} ${event.orderId.slice(0, 8)}</a> · ${event.url} · ${event.lastError ?? ''} (${event.attempts})</li>`)}</ul>`}</section>`;
+}
+
+export function overviewRoutes(app: FastifyInstance, services: Services): void {
+  const { timeZone } = services.config.admin;
+  app.get('/admin/overview', async (request, reply) => {
+    const who = await signedIn(services, request, reply);
+    if (!who) return reply;
+    const now = services.runtime.clock();
+    const dayStart = startOfDay(today(now, timeZone), timeZone);
+    const weekStart = new Date(dayStart.getTime() - 6 * 24 * 3600_000);
+    const read = <T>(name: string, input: Record<string, unknown>) => readTool<T>(services, request, who.actor, name, input);
+    // webhooks.list exists only while UCP is on; without it there are no webhooks to fail.
+    const webhooksOn = services.registry.get('webhooks.list') !== undefined;
+    const [day, week, waiting, entries, low, settings, failedWebhooks] = await Promise.all([
+      read<Summary>('analytics.summary', { fromDate: dayStart.toISOString() }),
+      read<Summary>('analytics.summary', { fromDate: weekStart.toISOString() }),
+      Promise.all(WAITING.map((status) => read<OrderSummary[]>('orders.list', { status, limit: 10 }))).then((lists) => lists.flat()),
+      read<AuditEntry[]>('audit.list', { limit: 50 }),
+      lowStock(services.runtime.db, { threshold: LOW_STOCK, limit: 10 }),
+      readSettings(services.runtime.db),
+      webhooksOn ? read<FailedWebhook[]>('webhooks.list', { status: 'failed', limit: 10 }) : undefined,
+    ]);
+    const money = (minor: number) => formatMoney(minor, settings.currency);
+    const agentActions = entries.filter((entry) => entry.actor.kind === 'key' || entry.actor.kind === 'master').slice(0, 8);
+    const card = (label: string, summary: Summary) => html`<div class="card"><h2>${label}</h2><p><span class="figure">${summary.orderCount}</span> ${t.overview.orders}</p><p><span class="figure">${money(summary.revenueDkk)}</span> ${t.overview.revenue}</p></div>`;
+    return sendAdminPage(reply, {
+      title: t.overview.title, current: 'overview', viewer: who.viewer,
+      main: html`<h1>${t.overview.title}</h1>
+<div class="cards">${card(t.overview.today, day)}${card(t.overview.week, week)}</div>
+<section class="panel"><h2>${t.overview.waiting}</h2>${waiting.length === 0 ? html`<p>${t.none}</p>` : html`<ul>${waiting.map((order) =>
+        html`<li><a href="/admin/orders/${order.id}">${order.email}</a> · ${order.status} · ${money(order.totalDkk)} · ${formatDate(order.createdAt, timeZone)}</li>`)}</ul>`}</section>
+<section class="panel"><h2>${t.overview.lowStock}</h2>${low.length === 0 ? html`<p>${t.none}</p>` : html`<ul>${low.map((product) =>
+        html`<li><a href="/admin/products/${product.slug}">${product.name}</a> · ${t.overview.stock}: ${product.stock}</li>`)}</ul>`}</section>
+<section class="panel"><h2>${t.overview.lastAgent}</h2>${agentActions.length === 0 ? html`<p>${t.none}</p>` : html`<ul>${agentActions.map((entry) =>
+        html`<li>${formatDate(entry.at, timeZone)} · <strong>${entry.actor.name}</strong> · ${entry.tool} · <a href="/admin/activity?target=${entry.targetId}">${entry.targetType} ${entry.targetId}</a></li>`)}</ul>`}</section>
+${failedWebhooks ? webhooksPanel(failedWebhooks, timeZone) : ''}`,
+    });
+  });
+}

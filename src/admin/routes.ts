@@ -1,0 +1,68 @@
+import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import { signInLimiter } from '../access/sign-in-limit.ts';
+import { purgeStaffSessions } from '../access/staff-sessions.ts';
+import type { Services } from '../services.ts';
+import { sendCached } from '../edge/html/respond.ts';
+import { CSS_TYPE } from '../edge/html/stylesheet.ts';
+import { ConsoleRefusal } from './call.ts';
+import { ADMIN_HEADERS, ADMIN_POLICY, problemBox, sendAdminPage } from './document.ts';
+import { activityRoutes } from './pages/activity.ts';
+import { categoryPages } from './pages/categories.ts';
+import { keysPages } from './pages/keys.ts';
+import { orderPages } from './pages/orders.ts';
+import { overviewRoutes } from './pages/overview.ts';
+import { productPages } from './pages/products.ts';
+import { registerSessions } from './session.ts';
+import { setupRoutes } from './setup.ts';
+import { signInRoutes } from './sign-in.ts';
+import { ADMIN_STYLESHEET, ADMIN_STYLESHEET_PATH } from './stylesheet.ts';
+import { t } from './strings.ts';
+
+const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+const STYLESHEET_MAX_AGE = 3600;
+
+/**
+ * The shop owner's console at /admin: HTML pages for people over the same tools as REST and MCP. Every
+ * change a form makes is a tool call through the call pipeline, with the signed-in person as the actor.
+ */
+export const adminRoutes: FastifyPluginAsync<{ services: Services; masterKey: string }> = async (app, { services, masterKey }) => {
+  await registerSessions(app, services, masterKey);
+  const limiter = signInLimiter({ redisUrl: services.config.redisUrl, prefix: services.config.redisPrefix, log: app.log });
+  const purge = setInterval(() => {
+    purgeStaffSessions(services.runtime.db, services.runtime.clock()).catch(() => undefined);
+  }, PURGE_INTERVAL_MS);
+  purge.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(purge);
+    await limiter.close();
+  });
+
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.headers(ADMIN_HEADERS);
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.code === 'FST_CSRF_MISSING_SECRET' || error.code === 'FST_CSRF_INVALID_TOKEN') {
+      request.log.warn({ code: error.code }, 'admin form refused: CSRF');
+      return sendAdminPage(reply, { title: t.csrf.title, main: problemBox(t.csrf.detail, t.csrf.resolution) }, 403);
+    }
+    if (error instanceof ConsoleRefusal) {
+      return sendAdminPage(reply, { title: t.refused, main: problemBox(error.refusal.detail, error.refusal.resolution) }, 422);
+    }
+    const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: { message: error.message, code: error.code } }, 'admin page failed');
+    return sendAdminPage(reply, { title: t.refused, main: problemBox(status >= 500 ? 'Something went wrong on our side.' : error.message) }, status);
+  });
+
+  app.get(ADMIN_STYLESHEET_PATH, async (request, reply) =>
+    sendCached(request, reply, { type: CSS_TYPE, body: ADMIN_STYLESHEET, maxAgeSeconds: STYLESHEET_MAX_AGE, policy: ADMIN_POLICY }));
+
+  signInRoutes(app, services, limiter);
+  setupRoutes(app, services, limiter);
+  overviewRoutes(app, services);
+  activityRoutes(app, services);
+  orderPages(app, services);
+  productPages(app, services);
+  categoryPages(app, services);
+  keysPages(app, services);
+};

@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import { checkSignIn } from '../access/staff.ts';
+import { endStaffSessions } from '../access/staff-sessions.ts';
+import type { SignInLimiter } from '../access/sign-in-limit.ts';
+import { html } from '../edge/html/template.ts';
+import type { Services } from '../services.ts';
+import { noticeBox, problemBox, sendAdminPage } from './document.ts';
+import { signedIn } from './session.ts';
+import { t } from './strings.ts';
+
+type SignInBody = { email?: string; password?: string };
+
+function signInPage(options: { email?: string; message?: ReturnType<typeof html> }) {
+  return {
+    title: t.signIn.title,
+    main: html`<div class="signin panel"><h1>${t.signIn.title}</h1>${options.message ?? ''}
+<form method="post" action="/admin/login">
+<div class="field"><label for="email">${t.signIn.email}</label><input id="email" name="email" type="email" autocomplete="username" required value="${options.email ?? ''}"></div>
+<div class="field"><label for="password">${t.signIn.password}</label><input id="password" name="password" type="password" autocomplete="current-password" required></div>
+<button type="submit">${t.signIn.button}</button>
+</form></div>`,
+  };
+}
+
+/**
+ * Sign-in and sign-out. The sign-in form carries no CSRF token: before it there is no session to protect, and
+ * keeping none for anonymous visitors means a flood of page views stores nothing. Everything after it does.
+ */
+export function signInRoutes(app: FastifyInstance, services: Services, limiter: SignInLimiter): void {
+  const { db } = services.runtime;
+
+  app.get('/admin', async (_request, reply) => reply.redirect('/admin/login', 303));
+
+  app.get<{ Querystring: { signedOut?: string } }>('/admin/login', async (request, reply) => {
+    if (request.session.staffId) return reply.redirect('/admin/overview', 303);
+    return sendAdminPage(reply, signInPage({ ...(request.query.signedOut ? { message: noticeBox(t.signIn.signedOut) } : {}) }));
+  });
+
+  app.post<{ Body: SignInBody }>('/admin/login', async (request, reply) => {
+    const email = String(request.body?.email ?? '').slice(0, 254);
+    const password = String(request.body?.password ?? '');
+    const wait = await limiter.retryAfter(email, request.ip);
+    if (wait > 0) {
+      request.log.warn({ email, ip: request.ip }, 'admin sign-in refused: too many failures');
+      reply.header('retry-after', String(wait));
+      return sendAdminPage(reply, signInPage({ email, message: problemBox(t.signIn.limited) }), 429);
+    }
+    const member = await checkSignIn(db, email, password);
+    if (!member) {
+      await limiter.failed(email, request.ip);
+      request.log.warn({ email, ip: request.ip }, 'admin sign-in failed');
+      return sendAdminPage(reply, signInPage({ email, message: problemBox(t.signIn.failed) }), 401);
+    }
+    await limiter.succeeded(email);
+    // A new session id at sign-in: an id planted or seen before it is worth nothing after.
+    await request.session.regenerate();
+    request.session.staffId = member.id;
+    request.log.info({ staffId: member.id, role: member.role }, 'admin sign-in');
+    return reply.redirect('/admin/overview', 303);
+  });
+
+  app.post<{ Querystring: { everywhere?: string } }>('/admin/logout', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const who = await signedIn(services, request, reply);
+    if (!who) return reply;
+    if (request.query.everywhere) await endStaffSessions(db, who.actor.staffId);
+    await request.session.destroy();
+    return reply.redirect('/admin/login?signedOut=1', 303);
+  });
+}

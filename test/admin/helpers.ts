@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { addStaff } from '../../src/access/staff.ts';
+import type { StaffRole } from '../../src/access/staff-roles.ts';
+import type { Db } from '../../src/db/client.ts';
+
+export const PASSWORD = 'correct horse battery staple';
+
+export async function addPerson(db: Db, email: string, role: StaffRole): Promise<void> {
+  await addStaff(db, { email, role, password: PASSWORD });
+}
+
+/** The session cookie (name=value) a Set-Cookie header sets, or undefined. */
+export function sessionCookie(setCookie: string | string[] | number | undefined): string | undefined {
+  const all = [setCookie ?? []].flat().map(String);
+  return all.find((line) => line.startsWith('butik_admin='))?.split(';')[0];
+}
+
+export async function signIn(app: FastifyInstance, email: string, password = PASSWORD, headers: Record<string, string> = {}, ip = '127.0.0.1') {
+  const response = await app.inject({
+    method: 'POST', url: '/admin/login', remoteAddress: ip, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    payload: new URLSearchParams({ email, password }).toString(),
+  });
+  return { response, cookie: sessionCookie(response.headers['set-cookie']) };
+}
+
+/** GET a console page with the session cookie; the CSRF token of its forms, when it has any. */
+export async function page(app: FastifyInstance, cookie: string, url: string) {
+  const response = await app.inject({ method: 'GET', url, headers: { cookie } });
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(response.body)?.[1];
+  return { response, csrf, cookie: sessionCookie(response.headers['set-cookie']) ?? cookie };
+}
+
+export async function post(app: FastifyInstance, cookie: string, url: string, form: Record<string, string>) {
+  return app.inject({
+    method: 'POST', url, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(form).toString(),
+  });
+}
