@@ -2,10 +2,12 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { baselineSearch } from './baseline-search.ts';
 import { baselinePool, getProduct } from './baseline-product.ts';
+import { checkout, createCart } from './baseline-checkout.ts';
 
 /**
- * The benchmark's floor: plain node:http and pg, the same SQL and the same JSON as Butik's products.search and
- * products.get, and nothing else (no framework, validation, authentication, rate limits, logging). Butik's
+ * The benchmark's floor: plain node:http and pg, the same SQL and the same JSON as Butik's products.search,
+ * products.get, cart.create and cart.checkout (bench/baseline-checkout.ts), and nothing else (no framework,
+ * validation, authentication, rate limits, logging): the bench sends only well-formed bodies. Butik's
  * req/s is reported as a ratio of this server's. Started by bench/run.ts; prints {"port": N} when listening.
  */
 const pool = baselinePool();
@@ -35,6 +37,14 @@ const server = createServer((request, response) => {
     if (request.url === '/api/v1/tools/products.get' && 'slug' in input && typeof input.slug === 'string') {
       const product = await getProduct(pool, input.slug);
       return product ? send(response, 200, { ok: true, result: product }) : send(response, 404, { ok: false });
+    }
+    if (request.url === '/api/v1/tools/cart.create') {
+      const answer = await createCart(pool, input as Parameters<typeof createCart>[1]);
+      return send(response, answer.status, answer.body);
+    }
+    if (request.url === '/api/v1/tools/cart.checkout') {
+      const answer = await checkout(pool, input as Parameters<typeof checkout>[1]);
+      return send(response, answer.status, answer.body);
     }
     return send(response, 404, { ok: false });
   }).catch((error: unknown) => {

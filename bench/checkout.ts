@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Catalog } from './catalog.ts';
-import type { CheckoutOutcome } from './load-types.ts';
+import type { CheckoutJob, CheckoutOutcome, LoadResult } from './load-types.ts';
 import { send } from './preflight.ts';
 import { toolCall } from './scenarios.ts';
 import { productId } from './seed-catalog.ts';
@@ -55,8 +55,8 @@ export async function prepareCheckout(
 }
 
 /**
- * The fixture's stock set (again) and its clock started now: what a warm-up bought before it is not part of the
- * measured run or its audit.
+ * The fixture's stock and discount uses set (again) and its clock started now: what a warm-up or an earlier server's
+ * run bought before it is not part of the measured run or its audit.
  */
 export async function restartCheckout(databaseUrl: string, fixture: CheckoutFixture): Promise<CheckoutFixture> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -64,6 +64,7 @@ export async function restartCheckout(databaseUrl: string, fixture: CheckoutFixt
   try {
     await client.query('update products set stock = t.stock from unnest($1::text[], $2::bigint[]) as t(id, stock) where products.id = t.id',
       [fixture.products.map((p) => p.id), fixture.products.map((p) => p.stock)]);
+    await client.query('update discounts set usage_count = 0 where code = $1', [fixture.discountCode]);
     const now = await client.query<{ now: Date }>('select now()');
     return { ...fixture, startedAt: now.rows[0]?.now ?? new Date() };
   } finally {
@@ -137,4 +138,22 @@ export async function restoreCatalogStock(databaseUrl: string, fixture: Checkout
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The same shoppers, fixture and audit against the baseline server's cart.create and cart.checkout: warmed up on
+ * the plentiful products, then the contended run from a fresh fixture, as Butik's.
+ */
+export async function checkoutOnBaseline(
+  databaseUrl: string,
+  baselineUrl: string,
+  fixture: CheckoutFixture,
+  options: { durationS: number; warmupS: number; run: (job: CheckoutJob) => Promise<LoadResult> },
+): Promise<{ result: LoadResult; audit: CheckoutAudit }> {
+  const job = { kind: 'checkout' as const, url: baselineUrl, key: '', discountCode: fixture.discountCode, clients: 50 };
+  await options.run({ ...job, slugs: plentifulSlugs(fixture), durationS: options.warmupS });
+  const fresh = await restartCheckout(databaseUrl, fixture);
+  const result = await options.run({ ...job, slugs: fresh.slugs, discountEvery: 4, durationS: options.durationS });
+  if (!result.checkout) throw new Error('baseline checkout run returned no outcome');
+  return { result, audit: await auditCheckout(databaseUrl, fresh, result.checkout) };
 }

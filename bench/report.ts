@@ -29,6 +29,8 @@ export type BenchResult = {
     result?: LoadResult;
     audit?: CheckoutAudit;
     notAvailable?: string;
+    /** The same shoppers and fixture against the baseline server's cart.create and cart.checkout, audited alike. */
+    baseline?: { result: LoadResult; audit: CheckoutAudit };
     /** The same load with every cart on one unlimited code, and with no code. */
     variants?: { hotDiscount: LoadResult; noDiscount: LoadResult };
   };
@@ -52,6 +54,14 @@ const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** di
 export function ratio(numerator: LoadResult | undefined, denominator: LoadResult | undefined): number | null {
   if (!numerator || !denominator || denominator.rps === 0) return null;
   return round(numerator.rps / denominator.rps);
+}
+
+/** Orders per second of one checkout run as a multiple of another's. */
+export function ordersRatio(numerator: LoadResult | undefined, denominator: LoadResult | undefined): number | null {
+  const orders = numerator?.checkout?.ordersPerSecond;
+  const baseline = denominator?.checkout?.ordersPerSecond;
+  if (orders === undefined || !baseline) return null;
+  return round(orders / baseline);
 }
 
 const cell = (r: LoadResult | undefined) => (r
@@ -102,6 +112,13 @@ export function markdown(result: BenchResult): string {
       const a = checkout.audit;
       lines.push(`Audit: ${a.ordersInDatabase} orders in the database, discount used ${a.discountUsageCount} times by ${a.discountOrders} orders, `
         + `${a.soldOut} products sold out, ${a.violations.length === 0 ? 'no oversell' : `VIOLATIONS: ${a.violations.join('; ')}`}.`);
+    }
+    if (checkout.baseline?.result.checkout) {
+      const b = checkout.baseline;
+      const bc = b.result.checkout;
+      lines.push(`Baseline (the same statements over plain pg, the same shoppers and fixture): ${bc?.ordersPerSecond ?? '–'} orders/s `
+        + `(${bc?.orders ?? '–'} orders; p50 ${b.result.latency.p50} ms, p99 ${b.result.latency.p99} ms); its audit: `
+        + `${b.audit.violations.length === 0 ? 'no oversell' : `VIOLATIONS: ${b.audit.violations.join('; ')}`}.`);
     }
   } else if (checkout?.notAvailable) {
     lines.push('', `Checkout: not available (${checkout.notAvailable}).`);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { CATALOG, REPO_ROOT } from './catalog.ts';
-import { auditCheckout, plentifulSlugs, prepareCheckout, restartCheckout, restoreCatalogStock } from './checkout.ts';
+import { auditCheckout, checkoutOnBaseline, plentifulSlugs, prepareCheckout, restartCheckout, restoreCatalogStock } from './checkout.ts';
 import { benchDatabaseUrl, prepareDatabase } from './database.ts';
 import { startLoadGenerator } from './load.ts';
 import type { CheckoutJob, HttpRequest, LoadResult, UcpCheckoutJob } from './load-types.ts';
@@ -14,7 +14,7 @@ import { embeddedFootprints } from './embedded-footprint.ts';
 import { machineBusyPercent } from './machine-load.ts';
 import { processCpuMs } from './process-cpu.ts';
 import { mergeRuns } from './latency.ts';
-import { markdown, ratio, writeResult } from './report.ts';
+import { markdown, ordersRatio, ratio, writeResult } from './report.ts';
 import type { BenchResult, ScenarioResult } from './report.ts';
 import { targetsFor } from './targets.ts';
 import {
@@ -251,6 +251,12 @@ async function main(): Promise<number> {
           if (run.errors > 0) result.errors.push(`checkout: ${run.errors} transport errors`);
           result.errors.push(...audit.violations.map((v) => `checkout audit: ${v}`));
           log(`checkout: ${outcome.ordersPerSecond} orders/s, ${audit.violations.length} violations`);
+          const bare = await checkoutOnBaseline(url, baseline.url, fixture.value, { ...profile, run: (job) => load.run(job) });
+          result.checkout.baseline = bare;
+          const bareOutcome = bare.result.checkout;
+          if (bareOutcome && bareOutcome.unexpected > 0) result.errors.push(`baseline checkout: ${bareOutcome.unexpected} unexpected failures, e.g. ${bareOutcome.unexpectedSamples.join(' | ')}`);
+          result.errors.push(...bare.audit.violations.map((v) => `baseline checkout audit: ${v}`));
+          log(`checkout (baseline): ${bareOutcome?.ordersPerSecond} orders/s, ${bare.audit.violations.length} violations`);
           // The scarce products are sold out by now; refusals would be counted as cheap requests in what follows.
           const plenty = plentifulSlugs(fixture.value);
           result.checkout.variants = await checkoutVariants(butik, key, plenty, (job) => load.run(job));
@@ -291,6 +297,8 @@ async function main(): Promise<number> {
       mcpVsRest: ratio(searchQ, mcp),
       /** Cost of an authenticated call in units of an anonymous one. */
       authVsAnon: ratio(get, getAuth),
+      /** Orders/s against the baseline running the same statements for the same shoppers. */
+      checkoutVsBaseline: ordersRatio(result.checkout?.result, result.checkout?.baseline?.result),
     };
   } catch (error) {
     result.errors.push(error instanceof Error ? error.message : String(error));

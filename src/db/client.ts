@@ -9,10 +9,13 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { listenOnPglite, listenOnPostgres } from './change-feed.ts';
+import type { ChangeFeed } from './change-feed.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { chooseEngineCompiler, DEFAULT_EMBEDDED_MEMORY_BYTES, embeddedStartParams } from './embedded-settings.ts';
 import { createPrivateDir, restrictToOwner } from './data-dir-mode.ts';
 import { describeConnectFailure } from './open-error.ts';
+import { ReadCache, attachReadCache } from './read-cache.ts';
 import * as schema from './schema.ts';
 
 const migrationsFolder = findMigrationsFolder(dirname(fileURLToPath(import.meta.url)));
@@ -99,12 +102,23 @@ async function openPglite(dataDir: string | undefined, memoryBytes: number): Pro
   // A first start has just written the cluster's files 0666; they become the owner's before anything is served.
   if (dataDir) restrictToOwner(dataDir);
   const typed = drizzlePglite(client, { schema });
+  const db = typed as unknown as Db;
+  const cache = new ReadCache();
+  attachReadCache(db, cache);
+  let feed: ChangeFeed | undefined;
   return {
-    db: typed as unknown as Db,
+    db,
     kind: 'pglite',
-    migrate: () => migratePglite(typed, { migrationsFolder }),
+    async migrate() {
+      await migratePglite(typed, { migrationsFolder });
+      // Only now do the triggers that feed the cache exist.
+      feed ??= await listenOnPglite(client, cache);
+    },
     ping: async () => { await client.query('select 1'); },
-    close: () => client.close().finally(unlock),
+    close: async () => {
+      await feed?.stop();
+      await client.close().finally(unlock);
+    },
     loosenedEntries,
   };
 }
@@ -130,6 +144,10 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   pool.on('error', () => {});
   pool.on('connect', (client) => { client.on('error', () => {}); });
   const typed = drizzlePg(pool, { schema });
+  const db = typed as unknown as Db;
+  const cache = new ReadCache();
+  attachReadCache(db, cache);
+  let feed: ChangeFeed | undefined;
   try {
     await pool.query('select 1');
     if (options.schemaName) await pool.query(`create schema if not exists "${options.schemaName}"`);
@@ -139,7 +157,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   }
   const migrationsSchema = options.schemaName ?? 'drizzle';
   return {
-    db: typed as unknown as Db,
+    db,
     kind: 'postgres',
     async migrate() {
       // A connection of its own, without the pool's per-statement timeouts: a migration may rewrite or backfill
@@ -159,8 +177,13 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
         await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
         await lock.end().catch(() => {});
       }
+      // Only now do the triggers that feed the cache exist.
+      feed ??= listenOnPostgres(url, cache, options.applicationName ?? 'butik');
     },
     ping: async () => { await pool.query('select 1'); },
-    close: () => pool.end(),
+    close: async () => {
+      await feed?.stop();
+      await pool.end();
+    },
   };
 }

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { cachedRead, markConfigWritten } from '../db/read-cache.ts';
 import { featureFlags } from '../db/schema.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { Queryable } from '../db/client.ts';
@@ -18,9 +19,13 @@ export function isFeatureName(name: string): name is FeatureName {
   return Object.hasOwn(FEATURES, name);
 }
 
+/** Every flag's stored value, kept in memory between changes (src/db/read-cache.ts says how it never goes stale). */
+const storedFlags = cachedRead(async (db) => new Map(
+  (await db.select({ key: featureFlags.key, enabled: featureFlags.enabled }).from(featureFlags)).map((row) => [row.key, row.enabled]),
+));
+
 export async function isFeatureEnabled(db: Queryable, name: FeatureName): Promise<boolean> {
-  const [row] = await db.select({ enabled: featureFlags.enabled }).from(featureFlags).where(eq(featureFlags.key, name));
-  return row ? row.enabled : FEATURES[name].default;
+  return (await storedFlags(db)).get(name) ?? FEATURES[name].default;
 }
 
 export async function requireFeature(db: Queryable, name: FeatureName): Promise<void> {
@@ -38,6 +43,7 @@ export async function writeFeatureFlag(
   db: Queryable,
   change: { key: FeatureName; enabled: boolean; now: Date },
 ): Promise<{ before: FeatureFlagRow | null; after: FeatureFlagRow; changed: boolean }> {
+  markConfigWritten(db);
   const [before] = await db.select().from(featureFlags).where(eq(featureFlags.key, change.key)).for('update');
   if (before?.enabled === change.enabled) return { before, after: before, changed: false };
   const values = { enabled: change.enabled, description: FEATURES[change.key].description, updatedAt: change.now };

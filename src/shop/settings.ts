@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
+import { cachedRead, markConfigWritten } from '../db/read-cache.ts';
 import { settings } from '../db/schema.ts';
 import { Email, NonNegativeInt, money } from '../schema/common.ts';
 import type { Queryable } from '../db/client.ts';
@@ -79,8 +80,13 @@ export function isSettingKey(key: string): key is SettingKey {
  */
 const StoredValue = z.object({ value: z.unknown() });
 
-/** Stored values over the defaults; a stored value that no longer fits the shape falls back to its default. */
-export async function readSettings(db: Queryable): Promise<Settings> {
+/**
+ * Stored values over the defaults; a stored value that no longer fits the shape falls back to its default. Kept in
+ * memory between changes (src/db/read-cache.ts says how it never goes stale).
+ */
+export const readSettings: (db: Queryable) => Promise<Settings> = cachedRead(loadSettings);
+
+async function loadSettings(db: Queryable): Promise<Settings> {
   const rows = await db.select().from(settings);
   const merged: Record<string, unknown> = { ...DEFAULT_SETTINGS };
   for (const row of rows) {
@@ -99,6 +105,7 @@ export async function writeSetting(
   db: Queryable,
   change: { key: SettingKey; value: unknown; now: Date },
 ): Promise<{ before: SettingRow | null; after: SettingRow }> {
+  markConfigWritten(db);
   const [before] = await db.select().from(settings).where(eq(settings.key, change.key)).for('update');
   const value = { value: change.value };
   const [after] = await db.insert(settings)

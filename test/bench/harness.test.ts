@@ -3,7 +3,7 @@ import { CATALOG, PAGE_SIZE, SEARCH_TERMS } from '../../bench/catalog.ts';
 import { summarizeLatency } from '../../bench/latency.ts';
 import type { LoadResult } from '../../bench/load-types.ts';
 import { TARGETS, profileFor } from '../../bench/profiles.ts';
-import { markdown, ratio } from '../../bench/report.ts';
+import { markdown, ordersRatio, ratio } from '../../bench/report.ts';
 import { targetsFor } from '../../bench/targets.ts';
 
 /** The benchmark harness's own logic; no timing happens in npm test (issue #7). */
@@ -80,6 +80,26 @@ describe('bench harness', () => {
     const text = markdown({ ...bench, targets });
     expect(text).toContain('| embedded, demo shop | 800 | 140 | 260 | 8 | search_q 400 |');
     expect(text).toContain('| products.get (anonymous): bare Fastify as the baseline | 900 | 1 | 2 | 3 | – | 1000 | 1 | 2 | 3 | – | 0.9× |');
+  });
+
+  it('judges checkout as orders per second against the baseline run by the same shoppers, and audits both for oversell', () => {
+    const outcome = (orders: number) => ({ orders: orders * 10, ordersPerSecond: orders, discounted: 25, outOfStock: 0, discountRefused: 0, unexpected: 0, unexpectedSamples: [] });
+    const butik = { ...result(100), checkout: outcome(45) };
+    const baseline = { ...result(120), checkout: outcome(50) };
+    const clean = { ordersInDatabase: 450, discountUsageCount: 25, discountOrders: 25, soldOut: 5, violations: [] };
+    expect(ordersRatio(butik, baseline)).toBe(0.9);
+    const bench = {
+      meta: { products: 20_000, durationS: 4, connections: 10, cpus: 2, loadAverage: '0.1 0.1 0.1' },
+      scenarios: [], ratios: { checkoutVsBaseline: ordersRatio(butik, baseline) },
+      checkout: { result: butik, audit: clean, baseline: { result: baseline, audit: { ...clean, violations: ['product p1 has stock -1'] } } },
+      targets: [], errors: [],
+    };
+    const targets = targetsFor(bench, profileFor({ quick: true }));
+    expect(targets).toContainEqual(expect.objectContaining({ name: 'checkout orders/s vs the baseline, 50 clients', measured: '0.9× (45 orders/s against 50 orders/s)', met: true }));
+    expect(targets).toContainEqual(expect.objectContaining({ name: 'checkout oversell (Butik)', met: true }));
+    expect(targets).toContainEqual(expect.objectContaining({ name: 'checkout oversell (baseline)', measured: '1 violations', met: false }));
+    expect(markdown({ ...bench, targets })).toContain('Baseline (the same statements over plain pg, the same shoppers and fixture): 50 orders/s '
+      + '(500 orders; p50 1 ms, p99 3 ms); its audit: VIOLATIONS: product p1 has stock -1.');
   });
 
   it('generates a catalog in which all its search terms occur', () => {
