@@ -72,12 +72,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
       ...(config.logFormat === 'pretty' ? { stream: pinoPretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss' }) } : {}),
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
-    // One JSON line per request, written by the onResponse hook below (CONTRACT §1).
+    // One JSON line per request, written by the onResponse hook below (docs/behaviour.md#running-it).
     logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
     // One trusted hop, the balancer in front: the client is the address it appended to X-Forwarded-For,
-    // never one a client wrote there itself (that would let it pick its own rate-limit bucket). CONTRACT §5.
+    // never one a client wrote there itself (that would let it pick its own rate-limit bucket).
     trustProxy: config.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     genReqId: () => crypto.randomUUID(),
     frameworkErrors: frameworkErrorAnswer(() => baseUrl),

@@ -23,7 +23,7 @@ export type Services = {
   gate: Gate;
   /** The OpenAPI paths of features the configuration switches on (UCP), beside the tools'. */
   openApiExtension?: OpenApiExtension;
-  /** The public base address; fixed once the port is known (CONTRACT §1 BASE_URL). */
+  /** The public base address; fixed once the port is known (BASE_URL, docs/behaviour.md#running-it). */
   readonly baseUrl: string;
 };
 

@@ -38,7 +38,7 @@ export function buildApiCatalog(baseUrl: string): Record<string, unknown> {
   };
 }
 
-/** /.well-known/api-catalog, /docs and /problems/<code> (CONTRACT §3). */
+/** /.well-known/api-catalog, /docs and /problems/<code> (docs/behaviour.md#discovery). */
 export const discoveryRoutes: RoutePlugin = async (app, { services }) => {
   // GET also answers HEAD (Fastify's automatic HEAD routes), so both carry the Link header.
   app.get(CATALOG_PATH, async (request, reply) => {

@@ -2,7 +2,7 @@ import { DATABASE_RETRY_AFTER_S } from '../errors/to-problem.ts';
 import type { RoutePlugin } from '../services.ts';
 
 /**
- * CONTRACT §1: liveness and readiness. Readiness is the database alone: an instance whose Redis is away
+ * Liveness and readiness (docs/behaviour.md#running-it). Readiness is the database alone: an instance whose Redis is away
  * still serves (counting in memory), so taking it out of the load balancer would only hurt. With
  * REDIS_URL set, the body adds `rateLimits: "redis"` or `"degraded"` for operators; without it the
  * body is exactly `{"ok":true}`.

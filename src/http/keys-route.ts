@@ -13,7 +13,7 @@ import { parseInput } from '../tools/invoke.ts';
 type Handler = (request: FastifyRequest<{ Params: { id: string } }>) => Promise<{ status: number; result: unknown }>;
 
 /**
- * Key management, REST only and master key only (CONTRACT §2): a scoped key can never mint keys,
+ * Key management, REST only and master key only: a scoped key can never mint keys,
  * and no MCP tool exposes these operations.
  */
 export const keysRoutes: RoutePlugin = async (app, { services }) => {

@@ -114,7 +114,7 @@ function operationFor(tool: RegisteredTool): Json {
   };
 }
 
-/** The OpenAPI 3.1 document of CONTRACT §3, generated from the registry. */
+/** The OpenAPI 3.1 document (docs/behaviour.md#discovery), generated from the registry. */
 export function buildOpenApi(tools: readonly RegisteredTool[], baseUrl: string, extension?: OpenApiExtension): Json {
   const paths: Json = {};
   for (const tool of tools) paths[`/api/v1/tools/${tool.name}`] = { post: operationFor(tool) };

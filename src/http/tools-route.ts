@@ -14,11 +14,11 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 type Params = { name: string };
 
-/** POST /api/v1/tools/<name>: every tool of the registry, one route. SPEC §4.1. */
+/** POST /api/v1/tools/<name>: every tool of the registry, one route (docs/behaviour.md#calling-a-tool). */
 export const toolsRoute: RoutePlugin = async (app, { services }) => {
   app.post<{ Params: Params }>('/api/v1/tools/:name', async (request, reply) => handleToolCall(request, reply));
   app.route<{ Params: Params }>({
-    // Every other method Fastify routes (HEAD comes with GET): CONTRACT §4, 405 + Allow: POST.
+    // Every other method Fastify routes (HEAD comes with GET): 405 + Allow: POST.
     method: app.supportedMethods.filter((method) => method !== 'POST' && method !== 'HEAD'),
     url: '/api/v1/tools/:name',
     handler: (request, reply) => {

@@ -23,7 +23,7 @@ type Params = { slug: string };
 
 /**
  * Public HTML: the shop (/, /products, /products/<slug>, /categories/<slug>), /info/<slug>, /services,
- * /services/<slug> (CONTRACT §7), the stylesheet and demo images.
+ * /services/<slug> (docs/behaviour.md#public-pages), the stylesheet and demo images.
  */
 export const siteRoutes: RoutePlugin = async (app, { services }) => {
   const db = services.database.db;

@@ -18,7 +18,7 @@ type BodyKind = 'json' | 'optional' | 'none';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
- * UCP (issue 17) under BASE_URL: discovery, the REST binding (checkout sessions and orders) and the MCP binding
+ * UCP (docs/ucp.md) under BASE_URL: discovery, the REST binding (checkout sessions and orders) and the MCP binding
  * at /ucp/mcp. Every answer, errors included, is UCP's JSON; nothing here answers problem+json.
  */
 export const ucpRoutes = async (app: FastifyInstance, { services, delivery }: { services: Services; delivery: WebhookDelivery }) => {
