@@ -24,7 +24,7 @@ import { toolsRoute } from './http/tools-route.ts';
 import { mcpRoutes } from './mcp/route.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { createOAuthServer } from './oauth/server.ts';
-import type { Services } from './services.ts';
+import type { AppDeps } from './deps.ts';
 import { siteRoutes } from './site/routes.ts';
 import { ucpOpenApi } from './ucp/openapi.ts';
 import { ucpRoutes } from './ucp/routes.ts';
@@ -40,7 +40,7 @@ import { orderEvents } from './domain/order-events.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    butik: Services;
+    butik: AppDeps;
   }
 }
 
@@ -104,7 +104,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const invalidation = config.redisUrl
     ? redisKeyInvalidation({ url: config.redisUrl, prefix: config.redisPrefix, log: app.log })
     : localKeyInvalidation;
-  const services: Services = {
+  const deps: AppDeps = {
     config,
     database,
     registry: buildRegistry(options.tools ?? toolsFor(config.ucp.mode)),
@@ -118,7 +118,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     ...(config.ucp.mode === 'off' ? {} : { openApiExtension: ucpOpenApi(config.ucp.auth) }),
     get baseUrl() { return baseUrl; },
   };
-  app.decorate('butik', services);
+  app.decorate('butik', deps);
   app.decorate('setBaseUrl', (url: string) => {
     baseUrl = url;
     runtime.baseUrl = url;
@@ -142,9 +142,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
   acceptRawBodies(app);
   registerErrorHandling(app, () => baseUrl);
   for (const routes of [healthRoutes, openApiRoute, toolsRoute, keysRoutes, commandsRoute, mcpRoutes, discoveryRoutes, siteRoutes]) {
-    void app.register(routes, { services });
+    void app.register(routes, { deps });
   }
-  void app.register(oauthRoutes, { services, oauth, masterKey: options.masterKey });
+  void app.register(oauthRoutes, { deps, oauth, masterKey: options.masterKey });
   if (config.ucp.mode !== 'off') {
     feedOrderEvents(events);
     const delivery = webhookDelivery({
@@ -152,7 +152,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     });
     const payments = paymentActions({ db: database.db, log: app.log, clock, ...options.webhookTiming });
     app.addHook('onClose', async () => { await Promise.all([delivery.close(), payments.close()]); });
-    void app.register(ucpRoutes, { services, delivery });
+    void app.register(ucpRoutes, { deps, delivery });
   }
   return app;
 }

@@ -1,7 +1,7 @@
 import { TOOL_SCOPES } from '../access/scopes.ts';
 import { PROBLEM_CODES } from '../errors/problems.ts';
 import type { RegisteredTool } from '../tools/registry.ts';
-import type { OpenApiExtension } from '../services.ts';
+import type { OpenApiExtension } from '../deps.ts';
 import { keysPaths, MASTER_KEY_SCHEME } from './keys-openapi.ts';
 import { failureResponses, successContent } from './openapi-responses.ts';
 

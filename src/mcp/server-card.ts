@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { entityTag, sendTagged } from '../edge/etag.ts';
-import type { Services } from '../services.ts';
+import type { AppDeps } from '../deps.ts';
 import { SERVER_INFO } from './server.ts';
 
 /** The protocol revisions /api/mcp serves: the initialize era and the sessionless one (docs/behaviour.md#transport). */
@@ -62,7 +62,7 @@ export function buildServerCard(baseUrl: string, paths: CardPaths): Record<strin
 type CachedCard = { baseUrl: string; body: string; etag: string };
 
 /** The same card at the three addresses of docs/behaviour.md#discovery, cacheable and readable cross-origin. */
-export const serverCardRoutes: FastifyPluginAsync<{ services: Services } & CardPaths> = async (app, { services, mcpPath, connectorPath }) => {
+export const serverCardRoutes: FastifyPluginAsync<{ deps: AppDeps } & CardPaths> = async (app, { deps, mcpPath, connectorPath }) => {
   let cached: CachedCard | undefined;
   const card = (baseUrl: string): CachedCard => {
     if (cached?.baseUrl !== baseUrl) {
@@ -73,7 +73,7 @@ export const serverCardRoutes: FastifyPluginAsync<{ services: Services } & CardP
   };
   for (const path of ['/.well-known/mcp/server-card.json', '/.well-known/mcp.json', `${mcpPath}/server-card`]) {
     app.get(path, async (request, reply) => {
-      const { body, etag } = card(services.baseUrl);
+      const { body, etag } = card(deps.baseUrl);
       reply.headers({
         'access-control-allow-origin': '*',
         'cache-control': 'public, max-age=3600',

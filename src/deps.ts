@@ -15,7 +15,7 @@ export type OpenApiExtension = {
 };
 
 /** What the routes are built from; app.ts assembles it once and hands it to every route plugin. */
-export type Services = {
+export type AppDeps = {
   config: Config;
   database: Database;
   registry: Registry;
@@ -28,4 +28,4 @@ export type Services = {
 };
 
 /** A route plugin: Fastify encapsulates it, and it reads everything it needs from its options. */
-export type RoutePlugin = FastifyPluginAsync<{ services: Services }>;
+export type RoutePlugin = FastifyPluginAsync<{ deps: AppDeps }>;
