@@ -27,7 +27,7 @@ const layers = [
   { type: 'ucp', pattern: 'src/ucp/**', mode: 'full' },
   { type: 'commands', pattern: 'src/commands/**', mode: 'full' },
   { type: 'kernel', pattern: ['src/log.ts', 'src/context.ts', 'src/config.ts'], mode: 'full' },
-  { type: 'services', pattern: 'src/services.ts', mode: 'full' },
+  { type: 'deps', pattern: 'src/deps.ts', mode: 'full' },
   { type: 'main', pattern: ['src/app.ts', 'src/cli.ts', 'src/server.ts', 'src/staff-command.ts'], mode: 'full' },
 ];
 
@@ -63,21 +63,21 @@ export default tseslint.config(
           { from: 'commerce', allow: [...base, 'commerce', 'shop', 'db', 'access'] },
           { from: 'tools', allow: [...base, 'tools', 'commerce', 'shop', 'db', 'access'] },
           { from: 'calls', allow: [...base, 'calls', 'tools', 'access', 'db'] },
-          { from: 'services', allow: [...base, 'access', 'db', 'tools'] },
-          { from: 'edge', allow: [...base, 'edge', 'calls', 'access', 'services'] },
-          { from: 'http', allow: [...base, 'http', 'edge', 'calls', 'tools', 'access', 'db', 'services', 'commands'] },
-          { from: 'mcp', allow: [...base, 'mcp', 'edge', 'calls', 'tools', 'access', 'oauth', 'services'] },
-          { from: 'oauth', allow: [...base, 'oauth', 'edge', 'access', 'db', 'site', 'services'] },
+          { from: 'deps', allow: [...base, 'access', 'db', 'tools'] },
+          { from: 'edge', allow: [...base, 'edge', 'calls', 'access', 'deps'] },
+          { from: 'http', allow: [...base, 'http', 'edge', 'calls', 'tools', 'access', 'db', 'deps', 'commands'] },
+          { from: 'mcp', allow: [...base, 'mcp', 'edge', 'calls', 'tools', 'access', 'oauth', 'deps'] },
+          { from: 'oauth', allow: [...base, 'oauth', 'edge', 'access', 'db', 'site', 'deps'] },
           // The console is a third face of the tools beside http/ and mcp/: it may read what http/ reads, and shop/
           // for read-only views, but changes the shop only through the call pipeline (calls/). Staff accounts,
           // sessions and API keys are access/ concerns; admin/ never imports db/ itself.
-          { from: 'admin', allow: [...base, 'admin', 'edge', 'calls', 'tools', 'access', 'services', 'shop'] },
-          { from: 'site', allow: [...base, 'site', 'shop', 'edge', 'db', 'services'] },
+          { from: 'admin', allow: [...base, 'admin', 'edge', 'calls', 'tools', 'access', 'deps', 'shop'] },
+          { from: 'site', allow: [...base, 'site', 'shop', 'edge', 'db', 'deps'] },
           { from: 'seed', allow: [...base, 'seed', 'shop', 'commerce', 'db'] },
           { from: 'import', allow: [...base, 'import', 'shop', 'access', 'db'] },
           // UCP is a transport of its own over the commerce rules: it answers UCP's JSON, not problem+json. It
           // defines its own tools (webhooks.list and .retry), which app.ts registers only while UCP is on.
-          { from: 'ucp', allow: [...base, 'ucp', 'commerce', 'shop', 'access', 'db', 'calls', 'edge', 'services', 'mcp', 'tools'] },
+          { from: 'ucp', allow: [...base, 'ucp', 'commerce', 'shop', 'access', 'db', 'calls', 'edge', 'deps', 'mcp', 'tools'] },
           // The CLI's owner commands (butik oauth …): run on the database, here or through the server's route,
           // so they sit below http/ and the CLI and use the rules of the faces they manage (oauth/).
           { from: 'commands', allow: [...base, 'commands', 'db', 'access', 'oauth', 'tools'] },

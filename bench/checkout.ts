@@ -8,7 +8,7 @@ import { productId } from './seed-catalog.ts';
 /**
  * The checkout scenario's fixture and its audit. 40 catalog products take part; 5 of them get so little stock
  * that they sell out during the run, and the discount code has a usage limit it reaches: both are contended,
- * so the counts afterwards show whether stock or discount uses were ever oversold (CONTRACT §9).
+ * so the counts afterwards show whether stock or discount uses were ever oversold (docs/behaviour.md#checkout).
  */
 const PRODUCTS = 40;
 const SCARCE = 5;

@@ -2,7 +2,7 @@
  * Butik's deterministic eyewear catalog for benchmarks: product(i) is the i-th product (0-based), and the
  * same i always gives the same product, so figures compare across runs and with other systems loaded with
  * the very same catalog (the reference generator other systems use produces it identically; a test compares
- * the two whenever that reference is at hand). Fields follow the product shape of SPEC §2.1; priceDkk is øre
+ * the two whenever that reference is at hand). Fields follow the product shape of docs/behaviour.md#products; priceDkk is øre
  * incl. 25 % VAT. `npm run bench:catalog -- --products N` dumps it as NDJSON.
  */
 

@@ -16,7 +16,7 @@ export function residentMb(pid: number | undefined): number | undefined {
 }
 
 /**
- * Cold start with existing data (issue 15): the embedded database is created and migrated by a first start,
+ * Cold start with existing data: the embedded database is created and migrated by a first start,
  * then a second process is timed from spawn to its first ready /readyz. The best of three, since the first
  * of them also pays for the operating system's file cache.
  */
@@ -36,7 +36,7 @@ export async function coldStartMs(): Promise<number> {
   }
 }
 
-/** The bytes of tools/list as an agent holding every scope reads it (issue 12 A1). */
+/** The bytes of tools/list as an agent holding every scope reads it (docs/behaviour.md#the-tool-list). */
 export async function toolsListBytes(url: string, masterKey: string): Promise<number> {
   const response = await send(url, {
     method: 'POST',

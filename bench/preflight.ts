@@ -57,8 +57,8 @@ export async function checkAgainstBaseline(butik: string, baseline: string | und
 export type McpCheck = { state: 'ok' } | { state: 'unavailable'; reason: string } | { state: 'broken'; reason: string };
 
 /**
- * The MCP tools/call of each search answers what REST answers (CONTRACT §11: an array result comes as
- * structuredContent {result}). No /api/mcp route at all (404) means the scenario is not available yet.
+ * The MCP tools/call of each search answers what REST answers (an array result comes as
+ * structuredContent {result}, docs/behaviour.md#results-carried-twice). No /api/mcp route at all (404) means the scenario is not available yet.
  */
 export async function checkMcp(butik: string, pairs: Array<{ mcp: HttpRequest; rest: HttpRequest }>): Promise<McpCheck> {
   for (const { mcp, rest } of pairs) {

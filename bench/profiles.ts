@@ -12,23 +12,23 @@ export type Profile = {
   ordersList: boolean;
 };
 
-/** Issue #7's targets (ratios from one run on one machine). */
+/** The targets bench/README.md reports against (ratios from one run on one machine). */
 export const TARGETS = {
   searchVsBaseline: 0.7,
-  /** Issue 28: Butik's p99 at half its max rate, against the node:http baseline paced the same in the same run. */
+  /** Butik's p99 at half its max rate, against the node:http baseline paced the same in the same run. */
   halfRateP99VsBaseline: 1.5,
   mcpVsRest: 1.3,
   authVsAnon: 1.1,
   /** Issue 28: checkout orders/s against the baseline running the same statements for the same shoppers, same run. */
   checkoutVsBaseline: 0.8,
   scaleSearchP95Ms: 20,
-  /** Issue 28: products.get req/s against a bare Fastify app with the same statement. */
+  /** products.get req/s against a bare Fastify app with the same statement. */
   getVsFastify: 0.9,
   coldStartMs: 1_000,
   idleRssMb: 150,
   loadedRssMb: 250,
   toolsListKb: 40,
-  /** Issue 17: server CPU per UCP order (create + complete) at most this many times cart.create + cart.checkout's. */
+  /** Server CPU per UCP order (create + complete) at most this many times cart.create + cart.checkout's. */
   ucpVsCart: 3,
 };
 

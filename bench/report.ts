@@ -34,7 +34,7 @@ export type BenchResult = {
     /** The same load with every cart on one unlimited code, and with no code. */
     variants?: { hotDiscount: LoadResult; noDiscount: LoadResult };
   };
-  /** Issue 17: UCP create + complete on a server with BUTIK_UCP_MODE=test, against cart.create + cart.checkout. */
+  /** UCP create + complete on a server with BUTIK_UCP_MODE=test, against cart.create + cart.checkout. */
   ucpCheckout?: {
     result?: LoadResult;
     /** Server CPU per order placed, and the same for cart.create + cart.checkout in the checkout run. */
@@ -157,7 +157,7 @@ function embeddedTable(result: BenchResult): string[] {
   return lines;
 }
 
-/** Where each scenario's time went: the share of responses per latency bucket (issue 15: find the tail). */
+/** Where each scenario's time went: the share of responses per latency bucket (to find the tail). */
 function histogramTable(result: BenchResult): string[] {
   const rows: Array<[string, LoadResult | undefined]> = [
     ...result.scenarios.map((s): [string, LoadResult | undefined] => [`${s.label} (Butik)`, s.butik]),

@@ -275,7 +275,7 @@ async function main(): Promise<number> {
       result.footprint.loadS = Math.round((performance.now() - loadStarted) / 1000);
     }
     if (!only || only.includes('embedded')) {
-      // The embedded default, as `npm start` runs it, beside the PostgreSQL figures (issue 28).
+      // The embedded default, as `npm start` runs it, beside the PostgreSQL figures.
       result.embedded = await embeddedFootprints({
         catalog, durationS: profile.durationS, connections: profile.connections, run: (job) => load.run(job), log,
       });
@@ -322,7 +322,7 @@ async function main(): Promise<number> {
 const BUSY_PERCENT = 25;
 
 /**
- * Issue 15: the discount row is the checkout's hot spot, so it is measured apart: every cart on one code
+ * The discount row is the checkout's hot spot, so it is measured apart: every cart on one code
  * without a usage limit (each checkout locks that row), and no code at all (only product rows contend).
  */
 async function checkoutVariants(
@@ -349,7 +349,7 @@ function perOrder(run: LoadResult): number | undefined {
 }
 
 /**
- * Issue 17: the same shoppers through UCP, on a second server over the same database with UCP switched on
+ * The same shoppers through UCP, on a second server over the same database with UCP switched on
  * (the first keeps UCP off, so its tools/list stays the 48 tools the footprint measures).
  */
 async function ucpCheckout(

@@ -15,7 +15,7 @@ export function toolCall(tool: string, body: unknown, key?: string): HttpRequest
   };
 }
 
-/** The same products.search as a JSON-RPC tools/call on the stateless MCP endpoint (CONTRACT §6). */
+/** The same products.search as a JSON-RPC tools/call on the stateless MCP endpoint (docs/behaviour.md#transport). */
 export function mcpCall(tool: string, args: unknown, key?: string): HttpRequest {
   return {
     method: 'POST',

@@ -10,7 +10,7 @@ import { REPO_ROOT } from './catalog.ts';
 
 export type RunningServer = { url: string; pid: number | undefined; close(): Promise<void> };
 
-/** Rate limits raised far above anything one run can send (CONTRACT §5: BUTIK_RATE_LIMITS). */
+/** Rate limits raised far above anything one run can send (BUTIK_RATE_LIMITS, docs/behaviour.md#rate-limits). */
 const UNLIMITED = 'anon:1000000000,preauth:1000000000,key:1000000000,ucp:1000000000';
 
 function freePort(): Promise<number> {

@@ -25,7 +25,7 @@ import { toolsRoute } from './http/tools-route.ts';
 import { mcpRoutes } from './mcp/route.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { createOAuthServer } from './oauth/server.ts';
-import type { Services } from './services.ts';
+import type { AppDeps } from './deps.ts';
 import { siteRoutes } from './site/routes.ts';
 import { ucpOpenApi } from './ucp/openapi.ts';
 import { ucpRoutes } from './ucp/routes.ts';
@@ -41,7 +41,7 @@ import { orderEvents } from './domain/order-events.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    butik: Services;
+    butik: AppDeps;
   }
 }
 
@@ -73,12 +73,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
       ...(config.logFormat === 'pretty' ? { stream: pinoPretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss' }) } : {}),
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
-    // One JSON line per request, written by the onResponse hook below (CONTRACT §1).
+    // One JSON line per request, written by the onResponse hook below (docs/behaviour.md#running-it).
     logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
     // One trusted hop, the balancer in front: the client is the address it appended to X-Forwarded-For,
-    // never one a client wrote there itself (that would let it pick its own rate-limit bucket). CONTRACT §5.
+    // never one a client wrote there itself (that would let it pick its own rate-limit bucket).
     trustProxy: config.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     genReqId: () => crypto.randomUUID(),
     frameworkErrors: frameworkErrorAnswer(() => baseUrl),
@@ -105,7 +105,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const invalidation = config.redisUrl
     ? redisKeyInvalidation({ url: config.redisUrl, prefix: config.redisPrefix, log: app.log })
     : localKeyInvalidation;
-  const services: Services = {
+  const deps: AppDeps = {
     config,
     database,
     registry: buildRegistry(options.tools ?? toolsFor(config.ucp.mode)),
@@ -119,7 +119,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     ...(config.ucp.mode === 'off' ? {} : { openApiExtension: ucpOpenApi(config.ucp.auth) }),
     get baseUrl() { return baseUrl; },
   };
-  app.decorate('butik', services);
+  app.decorate('butik', deps);
   app.decorate('setBaseUrl', (url: string) => {
     baseUrl = url;
     runtime.baseUrl = url;
@@ -143,10 +143,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
   acceptRawBodies(app);
   registerErrorHandling(app, () => baseUrl);
   for (const routes of [healthRoutes, openApiRoute, toolsRoute, keysRoutes, commandsRoute, mcpRoutes, discoveryRoutes, siteRoutes]) {
-    void app.register(routes, { services });
+    void app.register(routes, { deps });
   }
-  void app.register(oauthRoutes, { services, oauth, masterKey: options.masterKey });
-  void app.register(adminRoutes, { services, masterKey: options.masterKey });
+  void app.register(oauthRoutes, { deps, oauth, masterKey: options.masterKey });
+  void app.register(adminRoutes, { deps, masterKey: options.masterKey });
   if (config.ucp.mode !== 'off') {
     feedOrderEvents(events);
     const delivery = webhookDelivery({
@@ -154,7 +154,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     });
     const payments = paymentActions({ db: database.db, log: app.log, clock, ...options.webhookTiming });
     app.addHook('onClose', async () => { await Promise.all([delivery.close(), payments.close()]); });
-    void app.register(ucpRoutes, { services, delivery });
+    void app.register(ucpRoutes, { deps, delivery });
   }
   return app;
 }

@@ -155,7 +155,7 @@ async function keys(args: string[]): Promise<void> {
   }
 }
 
-/** The UCP webhook signing keys (issue 17): rotation adds a key, retiring one takes it out of /.well-known/ucp. */
+/** The UCP webhook signing keys (docs/ucp.md#orders-and-events): rotation adds a key, retiring one takes it out of /.well-known/ucp. */
 async function signingKeys(args: string[]): Promise<void> {
   const [action, kid] = args;
   if (action !== 'rotate' && action !== 'retire') throw new UsageError(USAGE);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { loadPaymentHandlers } from './ucp/payment-handlers.ts';
 import type { PaymentHandlerDeclaration } from './ucp/payment-handlers.ts';
 
-/** CONTRACT §4: bodies over 1 MiB → 413 payload_too_large, the one check made before authentication. */
+/** Bodies over 1 MiB → 413 payload_too_large, the one check made before authentication. */
 export const BODY_LIMIT = 1024 * 1024;
 
 const Bool = z
@@ -32,7 +32,7 @@ const Size = z
     return Number(amount) * SIZE_UNITS[unit as keyof typeof SIZE_UNITS];
   });
 
-/** Every variable of CONTRACT §1 and §5; parsed once at start-up. */
+/** Every variable of docs/behaviour.md#running-it and docs/behaviour.md#rate-limits; parsed once at start-up. */
 const Env = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: WholeNumber.pipe(z.int().min(0).max(65535)).default(3000),
@@ -79,7 +79,7 @@ export type Config = {
   redisPrefix: string;
   masterKey: string | undefined;
   trustProxy: boolean;
-  /** Per policy; `ucp` counts the UCP checkout routes per IP (issue 17). */
+  /** Per policy; `ucp` counts the UCP checkout routes per IP. */
   rateLimits: { anon: number; preauth: number; key: number; ucp: number };
   rateWindowSeconds: number;
   allowedOrigins: string[];
@@ -90,7 +90,7 @@ export type Config = {
   /** SIGTERM: in-flight requests get this long to finish before the remaining connections are cut. */
   shutdownGraceMs: number;
   /**
-   * The UCP door for shopping agents (issue 17): off, test (the mock processor, loopback URLs allowed) or live;
+   * The UCP door for shopping agents (docs/ucp.md#switching-it-on): off, test (the mock processor, loopback URLs allowed) or live;
    * the payment handlers it advertises, each with the processor that backs it.
    */
   ucp: {
@@ -166,7 +166,7 @@ export function listenUrl(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-/** CONTRACT §1 BASE_URL: the configured public address, else where this process listens. */
+/** BASE_URL: the configured public address, else where this process listens. */
 export function resolveBaseUrl(config: Config, port: number): string {
   return config.baseUrl ?? listenUrl(config.host, port);
 }

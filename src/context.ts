@@ -18,7 +18,7 @@ export type AuditRecord = {
   revertOf?: string;
 };
 
-/** Everything a handler may touch. Handlers never see HTTP or MCP. STYLE §2. */
+/** Everything a handler may touch. Handlers never see HTTP or MCP (docs/architecture.md#the-idea-in-one-paragraph). */
 export type ToolContext = {
   /** Inside a transaction for writes, the plain database for read-only tools. */
   db: Db | Tx;
@@ -26,10 +26,10 @@ export type ToolContext = {
   channel: Channel;
   clock: () => Date;
   log: Log;
-  /** Public base address, for URLs handed back to clients (CONTRACT §1 BASE_URL). */
+  /** Public base address, for URLs handed back to clients (BASE_URL, docs/behaviour.md#running-it). */
   baseUrl: string;
   /** Where commerce announces order changes, in this call's transaction. */
   orderEvents: OrderEventHub;
-  /** Appends an audit entry in the same transaction as the write. CONTRACT §7. */
+  /** Appends an audit entry in the same transaction as the write. */
   audit(record: AuditRecord): Promise<string>;
 };

@@ -54,7 +54,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         'the embedded data directory was readable by other local users; it is now the owner\'s alone (directories 0700, files 0600)');
     }
     // A Redis that is down does not stop the start: counters stay in memory until it answers, the Redis
-    // client has logged why, and "butik listening" says rateLimits: "degraded". CONTRACT §5.
+    // client has logged why, and "butik listening" says rateLimits: "degraded".
     await app.butik.gate.limiter.ready().catch(() => undefined);
     await app.listen({ host: config.host, port: config.port });
     const address = app.server.address();
@@ -68,7 +68,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     throw error;
   }
   open();
-  // CONTRACT §10 keeps idempotency keys at least 24 h; older ones are dropped in the background.
+  // Idempotency keys are kept at least 24 h (docs/behaviour.md#safe-retries); older ones are dropped in the background.
   const purge = setInterval(() => {
     purgeIdempotencyKeys(database.db, new Date()).catch((error: unknown) => app.log.warn({ err: error }, 'idempotency purge failed'));
   }, PURGE_INTERVAL_MS);

@@ -52,7 +52,7 @@ describe('butik signing-keys (UCP webhook keys)', () => {
   });
 });
 
-describe('butik keys (offline, CONTRACT §2)', () => {
+describe('butik keys (offline)', () => {
   let created: { id: string; key: string; prefix: string };
 
   it('creates a key, prints it once as JSON and warns to store it', async () => {

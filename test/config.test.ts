@@ -16,7 +16,7 @@ function configError(env: Record<string, string>): ConfigError {
 }
 
 describe('loadConfig', () => {
-  it('applies the defaults of CONTRACT §1', () => {
+  it('applies the documented defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       host: '127.0.0.1', port: 3000, baseUrl: undefined, databaseUrl: undefined, dataDir: './.butik', seed: 'demo',

@@ -1,7 +1,7 @@
 import type { Scope } from './scopes.ts';
 import type { StaffRole } from './staff-roles.ts';
 
-/** Who is calling. The master key and the offline CLI hold every scope (CONTRACT §2). */
+/** Who is calling. The master key and the offline CLI hold every scope. */
 export type Actor =
   | { kind: 'anonymous'; ip: string }
   | { kind: 'master' }

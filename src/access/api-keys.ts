@@ -11,7 +11,7 @@ import type { Actor } from './actor.ts';
 import { appendAudit } from './audit-log.ts';
 import type { Scope } from './scopes.ts';
 
-/** CONTRACT §2: `bk_` + 32 random bytes in base64url (43 characters). */
+/** `bk_` + 32 random bytes in base64url (43 characters). */
 export const KEY_PATTERN = /^bk_[A-Za-z0-9_-]{43,}$/;
 
 export function hashSecret(secret: string): string {
@@ -88,7 +88,7 @@ export async function listKeys(db: Db) {
 
 /**
  * Told the id of a key whose secret or validity has just changed (stored and committed), so that caches of
- * key lookups (createAuthenticator) drop it at once. CONTRACT §2: the old secret is dead at once.
+ * key lookups (createAuthenticator) drop it at once. The old secret is dead at once.
  */
 export type KeyChanged = (keyId: string) => void;
 

@@ -6,7 +6,7 @@ import type { Actor } from './actor.ts';
 
 /**
  * Appends one audit entry through the caller's transaction, so the entry exists exactly when the write does
- * (CONTRACT §7). Tools reach it through their context; `butik import` calls it for each row it changes.
+ * (docs/behaviour.md#audit-and-revert). Tools reach it through their context; `butik import` calls it for each row it changes.
  */
 export async function appendAudit(
   db: Queryable,

@@ -10,7 +10,7 @@ import type { KeyInvalidation } from './key-invalidation.ts';
 import { Scope } from './scopes.ts';
 
 export type Credentials =
-  /** No Authorization header, or one that is not Bearer (CONTRACT §11). */
+  /** No Authorization header, or one that is not Bearer: no key at all. */
   | { kind: 'none' }
   | { kind: 'bearer'; token: string };
 
@@ -47,8 +47,8 @@ export type Authenticator = {
 
 /**
  * How long a looked-up key is trusted without asking the database again: a revocation or rotation made on
- * another instance (or by the offline CLI) is honoured here within this time. Issue #7: the key lookup is on
- * every authenticated request's path.
+ * another instance (or by the offline CLI) is honoured here within this time (docs/behaviour.md#api-keys-and-scopes). Cached because the
+ * key lookup is on every authenticated request's path.
  */
 export const KEY_CACHE_TTL_MS = 3_000;
 /** Bounds the memory a flood of distinct valid keys can take; the oldest entries go first. */

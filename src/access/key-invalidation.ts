@@ -3,7 +3,7 @@ import type { Log } from '../log.ts';
 
 /**
  * Tells every instance that a key was rotated or revoked, so each drops its cached lookup at once instead
- * of trusting it for up to KEY_CACHE_TTL_MS (CONTRACT §2: the old secret is dead at once). Over Redis
+ * of trusting it for up to KEY_CACHE_TTL_MS (the old secret must be dead at once). Over Redis
  * pub/sub when REDIS_URL is set; the cache's short lifetime stays the fallback while Redis is away.
  */
 export type KeyInvalidation = {

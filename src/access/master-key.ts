@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 export type MasterKey = { key: string; generatedAt?: string };
 
 /**
- * CONTRACT §1: BUTIK_MASTER_KEY, or one generated once into BUTIK_DATA_DIR/master.key (mode 0600).
+ * BUTIK_MASTER_KEY, or one generated once into BUTIK_DATA_DIR/master.key (mode 0600).
  * The caller logs the path, never the key.
  */
 export function resolveMasterKey(configured: string | undefined, dataDir: string): MasterKey {

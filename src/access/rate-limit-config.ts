@@ -4,7 +4,7 @@ import { createRateLimiter, memoryBackend } from './rate-limit.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { redisBackend } from './rate-limit-redis.ts';
 
-/** CONTRACT §1 and §5: counters in Redis when REDIS_URL is set, else in process memory. */
+/** Counters in Redis when REDIS_URL is set, else in process memory. */
 export function rateLimiterFromConfig(config: Config, log: Log): RateLimiter {
   const settings = { quotas: config.rateLimits, windowSeconds: config.rateWindowSeconds };
   const backend = config.redisUrl

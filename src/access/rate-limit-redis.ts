@@ -16,7 +16,7 @@ export type RedisBackendOptions = {
 const CIRCUIT = { threshold: 3, coolDownMs: 5_000 };
 
 /**
- * Counters shared by every instance (CONTRACT §5): one atomic Lua script per request in Redis
+ * Counters shared by every instance: one atomic Lua script per request in Redis
  * (SET NX EX starts the window, INCRBY counts, PTTL tells the reset).
  * While Redis does not answer, each instance counts in its own memory, so requests keep being served and
  * limited. A Redis that is down fails each command at once; one that hangs would cost every request the

@@ -98,7 +98,7 @@ export function createRateLimiter(settings: RateLimitSettings, backend: RateLimi
 }
 
 /**
- * CONTRACT §11: the policy with the smallest remaining fraction r/q; ties → smaller r. Among policies
+ * The policy named is the one with the smallest remaining fraction r/q; ties → smaller r. Among policies
  * that are still tied (all exhausted, say) the one that resets last is named, so the `RateLimit` header
  * of a 429 agrees with its Retry-After.
  */
@@ -122,7 +122,7 @@ export function retryAfterSeconds(states: readonly RateLimitState[]): number {
   return Math.max(1, ...states.filter((s) => s.exceeded || s.remaining === 0).map((s) => s.resetSeconds));
 }
 
-/** CONTRACT §5 header set, draft-ietf-httpapi-ratelimit-headers structured fields plus the legacy trio. */
+/** The header set of docs/behaviour.md#rate-limits: draft-ietf-httpapi-ratelimit-headers structured fields plus the legacy trio. */
 export function rateLimitHeaders(states: readonly RateLimitState[], windowSeconds: number): Record<string, string> {
   const state = closestToExhaustion(states);
   if (!state) return {};

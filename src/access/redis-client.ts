@@ -20,7 +20,7 @@ export type RedisConnection = {
  * A Redis client for rate-limit counters that never makes a request wait for it: no offline queue
  * (a command while disconnected fails at once), short timeouts, no retries of a command that was in
  * flight (it would be counted twice), and reconnection without end. Every failure is the caller's cue
- * to count in memory instead. CONTRACT §5.
+ * to count in memory instead.
  */
 export function connectRedis(url: string, log: Log): RedisConnection {
   const client = new Redis(url, {

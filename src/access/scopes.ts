@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** SPEC §5: the scopes of the tools, the ones OAuth grants and the OpenAPI document lists. */
+/** The scopes of the tools (docs/behaviour.md#api-keys-and-scopes), the ones OAuth grants and the OpenAPI document lists. */
 export const TOOL_SCOPES = [
   'analytics:read', 'audit:read', 'audit:revert', 'cart:write', 'catalog:read', 'categories:read',
   'categories:write', 'customer:read', 'discounts:read', 'discounts:write', 'features:read', 'features:write',
@@ -8,7 +8,7 @@ export const TOOL_SCOPES = [
   'settings:read', 'settings:write',
 ] as const;
 
-/** Issue 17: with BUTIK_UCP_AUTH=key, a UCP platform's key must hold this scope. */
+/** With BUTIK_UCP_AUTH=key, a UCP platform's key must hold this scope. */
 export const UCP_SCOPE = 'ucp:checkout';
 
 /** Every scope a key can hold. */

@@ -4,7 +4,7 @@ import type { Actor } from '../access/actor.ts';
 import { runCall } from '../calls/run-call.ts';
 import type { CallOutcome } from '../calls/run-call.ts';
 import type { Problem } from '../errors/to-problem.ts';
-import type { Services } from '../services.ts';
+import type { AppDeps } from '../deps.ts';
 
 export type Refusal = { detail: string; resolution: string; fields: Map<string, string> };
 
@@ -13,23 +13,23 @@ export type Refusal = { detail: string; resolution: string; fields: Map<string, 
  * scopes, idempotency, audit (channel "admin") and problem codes are theirs.
  */
 export async function callTool(
-  services: Services,
+  deps: AppDeps,
   request: FastifyRequest,
   actor: Actor,
   name: string,
   input: Record<string, unknown>,
   idempotencyKey?: string,
 ): Promise<CallOutcome> {
-  const tool = services.registry.get(name);
+  const tool = deps.registry.get(name);
   if (!tool) throw new Error(`the console calls ${name}, which is not registered`);
   return runCall({
-    runtime: services.runtime, tool, actor, input, channel: 'admin', requestId: request.id, log: request.log, idempotencyKey,
+    runtime: deps.runtime, tool, actor, input, channel: 'admin', requestId: request.id, log: request.log, idempotencyKey,
   });
 }
 
 /** A read the page cannot do without: a refusal becomes an error the console's error page shows. */
-export async function readTool<T>(services: Services, request: FastifyRequest, actor: Actor, name: string, input: Record<string, unknown>): Promise<T> {
-  const outcome = await callTool(services, request, actor, name, input);
+export async function readTool<T>(deps: AppDeps, request: FastifyRequest, actor: Actor, name: string, input: Record<string, unknown>): Promise<T> {
+  const outcome = await callTool(deps, request, actor, name, input);
   if (!outcome.ok) throw new ConsoleRefusal(refusalOf(outcome.problem));
   return outcome.result as T;
 }

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import { signInLimiter } from '../access/sign-in-limit.ts';
 import { purgeStaffSessions } from '../access/staff-sessions.ts';
-import type { Services } from '../services.ts';
+import type { AppDeps } from '../deps.ts';
 import { sendCached } from '../edge/html/respond.ts';
 import { CSS_TYPE } from '../edge/html/stylesheet.ts';
 import { ConsoleRefusal } from './call.ts';
@@ -25,11 +25,11 @@ const STYLESHEET_MAX_AGE = 3600;
  * The shop owner's console at /admin: HTML pages for people over the same tools as REST and MCP. Every
  * change a form makes is a tool call through the call pipeline, with the signed-in person as the actor.
  */
-export const adminRoutes: FastifyPluginAsync<{ services: Services; masterKey: string }> = async (app, { services, masterKey }) => {
-  await registerSessions(app, services, masterKey);
-  const limiter = signInLimiter({ redisUrl: services.config.redisUrl, prefix: services.config.redisPrefix, log: app.log });
+export const adminRoutes: FastifyPluginAsync<{ deps: AppDeps; masterKey: string }> = async (app, { deps, masterKey }) => {
+  await registerSessions(app, deps, masterKey);
+  const limiter = signInLimiter({ redisUrl: deps.config.redisUrl, prefix: deps.config.redisPrefix, log: app.log });
   const purge = setInterval(() => {
-    purgeStaffSessions(services.runtime.db, services.runtime.clock()).catch(() => undefined);
+    purgeStaffSessions(deps.runtime.db, deps.runtime.clock()).catch(() => undefined);
   }, PURGE_INTERVAL_MS);
   purge.unref();
   app.addHook('onClose', async () => {
@@ -57,12 +57,12 @@ export const adminRoutes: FastifyPluginAsync<{ services: Services; masterKey: st
   app.get(ADMIN_STYLESHEET_PATH, async (request, reply) =>
     sendCached(request, reply, { type: CSS_TYPE, body: ADMIN_STYLESHEET, maxAgeSeconds: STYLESHEET_MAX_AGE, policy: ADMIN_POLICY }));
 
-  signInRoutes(app, services, limiter);
-  setupRoutes(app, services, limiter);
-  overviewRoutes(app, services);
-  activityRoutes(app, services);
-  orderPages(app, services);
-  productPages(app, services);
-  categoryPages(app, services);
-  keysPages(app, services);
+  signInRoutes(app, deps, limiter);
+  setupRoutes(app, deps, limiter);
+  overviewRoutes(app, deps);
+  activityRoutes(app, deps);
+  orderPages(app, deps);
+  productPages(app, deps);
+  categoryPages(app, deps);
+  keysPages(app, deps);
 };

@@ -8,7 +8,7 @@ import { managesAccess } from '../access/staff-roles.ts';
 import { findStaff, staffActor } from '../access/staff.ts';
 import { staffSessionStore } from '../access/staff-sessions.ts';
 import type { Actor } from '../access/actor.ts';
-import type { Services } from '../services.ts';
+import type { AppDeps } from '../deps.ts';
 import type { Viewer } from './document.ts';
 
 declare module 'fastify' {
@@ -28,9 +28,9 @@ const FORM_LIMIT = 256 * 1024;
  * database row every instance reads. The cookie signing secret is derived from the master key, which every
  * instance of a deployment shares.
  */
-export async function registerSessions(app: FastifyInstance, services: Services, masterKey: string): Promise<void> {
-  const { db, clock } = services.runtime;
-  const idleMs = services.config.admin.idleMinutes * 60_000;
+export async function registerSessions(app: FastifyInstance, deps: AppDeps, masterKey: string): Promise<void> {
+  const { db, clock } = deps.runtime;
+  const idleMs = deps.config.admin.idleMinutes * 60_000;
   await app.register(fastifyCookie);
   await app.register(fastifySession, {
     secret: createHmac('sha256', masterKey).update('butik admin session cookie').digest('base64url'),
@@ -43,7 +43,7 @@ export async function registerSessions(app: FastifyInstance, services: Services,
       path: '/admin',
       httpOnly: true,
       sameSite: 'lax',
-      secure: services.baseUrl.startsWith('https://'),
+      secure: deps.baseUrl.startsWith('https://'),
       maxAge: idleMs,
     },
   });
@@ -57,9 +57,9 @@ export type SignedIn = { actor: Extract<Actor, { kind: 'staff' }>; viewer: Viewe
  * The signed-in person, read again from the database on every request so a removed account or a changed role
  * counts at once; undefined (and a redirect to the sign-in page already sent) when there is none.
  */
-export async function signedIn(services: Services, request: FastifyRequest, reply: FastifyReply): Promise<SignedIn | undefined> {
+export async function signedIn(deps: AppDeps, request: FastifyRequest, reply: FastifyReply): Promise<SignedIn | undefined> {
   const staffId = request.session.staffId;
-  const member = staffId ? await findStaff(services.runtime.db, staffId) : undefined;
+  const member = staffId ? await findStaff(deps.runtime.db, staffId) : undefined;
   if (!member) {
     await reply.redirect('/admin/login', 303);
     return undefined;

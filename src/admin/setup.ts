@@ -5,7 +5,7 @@ import { SETUP_PATH, completeSetup, setupTokenIsOpen } from '../access/staff-set
 import { html } from '../edge/html/template.ts';
 import type { Html } from '../edge/html/template.ts';
 import { ToolError } from '../errors/tool-error.ts';
-import type { Services } from '../services.ts';
+import type { AppDeps } from '../deps.ts';
 import { problemBox, sendAdminPage } from './document.ts';
 import type { AdminView } from './document.ts';
 import { field } from './fields.ts';
@@ -46,8 +46,8 @@ const closedPage: AdminView = { title: t.setup.title, main: problemBox(t.setup.c
  * signs them in. Like the sign-in form it carries no CSRF token, since there is no session yet; the token in
  * the link is what a forged post cannot know.
  */
-export function setupRoutes(app: FastifyInstance, services: Services, limiter: SignInLimiter): void {
-  const { db, clock } = services.runtime;
+export function setupRoutes(app: FastifyInstance, deps: AppDeps, limiter: SignInLimiter): void {
+  const { db, clock } = deps.runtime;
 
   app.get<{ Querystring: { token?: string } }>(SETUP_PATH, async (request, reply) => {
     const token = String(request.query.token ?? '');

@@ -3,7 +3,7 @@ import { checkSignIn } from '../access/staff.ts';
 import { endStaffSessions } from '../access/staff-sessions.ts';
 import type { SignInLimiter } from '../access/sign-in-limit.ts';
 import { html } from '../edge/html/template.ts';
-import type { Services } from '../services.ts';
+import type { AppDeps } from '../deps.ts';
 import { noticeBox, problemBox, sendAdminPage } from './document.ts';
 import { signedIn } from './session.ts';
 import { t } from './strings.ts';
@@ -26,8 +26,8 @@ function signInPage(options: { email?: string; message?: ReturnType<typeof html>
  * Sign-in and sign-out. The sign-in form carries no CSRF token: before it there is no session to protect, and
  * keeping none for anonymous visitors means a flood of page views stores nothing. Everything after it does.
  */
-export function signInRoutes(app: FastifyInstance, services: Services, limiter: SignInLimiter): void {
-  const { db } = services.runtime;
+export function signInRoutes(app: FastifyInstance, deps: AppDeps, limiter: SignInLimiter): void {
+  const { db } = deps.runtime;
 
   app.get('/admin', async (_request, reply) => reply.redirect('/admin/login', 303));
 
@@ -60,7 +60,7 @@ export function signInRoutes(app: FastifyInstance, services: Services, limiter: 
   });
 
   app.post<{ Querystring: { everywhere?: string } }>('/admin/logout', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(services, request, reply);
+    const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     if (request.query.everywhere) await endStaffSessions(db, who.actor.staffId);
     await request.session.destroy();

@@ -1,6 +1,6 @@
 import { ToolError } from '../errors/tool-error.ts';
 
-/** CONTRACT §10: 1–255 printable ASCII characters. */
+/** docs/behaviour.md#safe-retries: 1–255 printable ASCII characters. */
 const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 
 /**

@@ -16,7 +16,7 @@ const RENEW_EVERY_MS = 5_000;
 /** An answer as idempotency keeps it: the status and the exact text a replay gives back. */
 export type StoredAnswer = { status: number; text: string };
 
-/** CONTRACT §11: only executed calls are replayable; 400, 401, 403, 429 and 5xx are not stored. */
+/** Only executed calls are replayable; 400, 401, 403, 429 and 5xx are not stored. */
 function storable(status: number): boolean {
   return (status >= 200 && status < 300) || status === 404 || status === 409 || status === 422;
 }

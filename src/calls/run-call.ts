@@ -18,7 +18,7 @@ export type CallRequest = {
   actor: Actor;
   input: Record<string, unknown>;
   channel: Channel;
-  /** The request id that a failure's `instance` names (CONTRACT §4). */
+  /** The request id that a failure's `instance` names. */
   requestId: string;
   log: Log;
   idempotencyKey: string | undefined;
@@ -37,7 +37,7 @@ export type CallOutcome = CallAnswer & {
 /**
  * One tool call as both transports answer it, as a value: each transport serialises only what it sends.
  * REST and MCP store the same text under an idempotency key, so they share one key space per caller
- * (CONTRACT §10, §11). Every failure, an idempotency conflict included, comes back as a problem answer.
+ * (docs/behaviour.md#safe-retries). Every failure, an idempotency conflict included, comes back as a problem answer.
  */
 export async function runCall(call: CallRequest): Promise<CallOutcome> {
   const answer = async (): Promise<CallAnswer> => {
@@ -85,7 +85,7 @@ export function problemAnswer(
   return { ok: false, status: problem.status, problem, retryAfter: toolError.extras.retryAfter };
 }
 
-/** Unknown errors are logged here with the request's logger and leave as internal_error. STYLE §6. */
+/** Unknown errors are logged here with the request's logger and leave as internal_error (docs/architecture.md#rest-post-apiv1toolsname). */
 export function loggedToolError(log: Log, error: unknown): ToolError {
   const toolError = asToolError(error);
   if (!(error instanceof ToolError)) log.error({ err: error }, 'tool call failed');

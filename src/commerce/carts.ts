@@ -98,7 +98,7 @@ type CartLine = Awaited<ReturnType<typeof cartLines>>[number];
 type DiscountTerms = { code: string; type: 'percent' | 'fixed'; value: number };
 
 /**
- * The cart as CONTRACT §9 shows it: current prices, the applied code's terms and the shop's shipping
+ * The cart as docs/behaviour.md#pricing-a-cart shows it: current prices, the applied code's terms and the shop's shipping
  * settings. The pricing rule has no exception for an empty cart, so it shows the standard shipping.
  */
 export async function renderCart(db: Queryable, cart: CartRow): Promise<Cart> {

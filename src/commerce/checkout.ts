@@ -15,7 +15,7 @@ import type { Queryable } from '../db/client.ts';
 
 type CartLine = { productId: string; quantity: number };
 
-/** CONTRACT §9: `channel` is `api` for REST and `mcp` for MCP. */
+/** `channel` is `api` for REST and `mcp` for MCP. */
 function orderChannel(channel: Channel): string {
   switch (channel) {
     case 'rest':
@@ -41,7 +41,7 @@ export async function checkoutCart(
   await requireFeature(db, 'checkout');
   const shop = await readSettings(db);
   const now = ctx.clock();
-  // CONTRACT §7: the initial status depends on how the customer pays.
+  // The initial status depends on how the customer pays.
   const status: OrderStatus = input.paymentMethod === 'invoice' ? 'pending' : 'pending_payment';
   const { order } = await placeOrder(db, {
     cartId: input.cartId,

@@ -9,21 +9,21 @@ import type { Queryable } from '../db/client.ts';
 
 export type DiscountRow = typeof discounts.$inferSelect;
 
-/** Looks a code up case-insensitively (codes are stored uppercase, SPEC §2.3). */
+/** Looks a code up case-insensitively (codes are stored uppercase). */
 export async function findDiscount(db: Queryable, code: string, options: { lock?: boolean } = {}): Promise<DiscountRow | undefined> {
   const query = db.select().from(discounts).where(eq(discounts.code, normalizeCode(code)));
   const [row] = options.lock ? await query.for('update') : await query;
   return row;
 }
 
-/** CONTRACT §11: an unknown code is 404 everywhere except in carts. */
+/** An unknown code is 404 everywhere except in carts (docs/behaviour.md#other-decisions). */
 export async function requireDiscount(db: Queryable, code: string, options: { lock?: boolean } = {}): Promise<DiscountRow> {
   const row = await findDiscount(db, code, options);
   if (!row) throw new ToolError('not_found', `No discount code "${normalizeCode(code)}"; discounts.list shows the existing ones.`);
   return row;
 }
 
-/** Why the code cannot be used at `now`, or null when it can. CONTRACT §9: active, before validUntil, below usageLimit. */
+/** Why the code cannot be used at `now`, or null when it can: usable means active, before validUntil, below usageLimit. */
 export function unusableReason(row: DiscountRow | undefined, now: Date): DiscountReason | null {
   if (!row) return 'unknown_code';
   if (!row.active) return 'inactive';
@@ -59,7 +59,7 @@ export async function usableDiscount(db: Queryable, code: string, now: Date): Pr
 
 /**
  * Takes one use of the code in a single guarded UPDATE, so concurrent checkouts can never exceed
- * usageLimit (CONTRACT §9). No row updated → 422 with the reason read back afterwards.
+ * usageLimit (docs/behaviour.md#checkout). No row updated → 422 with the reason read back afterwards.
  */
 export async function consumeDiscount(db: Queryable, code: string, now: Date): Promise<DiscountRow> {
   const [row] = await db.update(discounts)
@@ -77,7 +77,7 @@ export async function consumeDiscount(db: Queryable, code: string, now: Date): P
   throw notApplicable(code, unusableReason(current, now) ?? 'usage_limit_reached', current);
 }
 
-/** CONTRACT §8: a cancelled order gives its discount use back, never below zero. */
+/** A cancelled order gives its discount use back, never below zero. */
 export async function releaseDiscount(db: Queryable, code: string, now: Date): Promise<void> {
   await db.update(discounts)
     .set({ usageCount: sql`${discounts.usageCount} - 1`, updatedAt: now })

@@ -117,7 +117,7 @@ export function toOrderRecord(row: OrderRow, items: readonly OrderItemRow[]): z.
 }
 
 /**
- * orders.update_status, CONTRACT §8. The order row is locked so two concurrent moves are judged one
+ * orders.update_status (docs/behaviour.md#order-status-transitions). The order row is locked so two concurrent moves are judged one
  * after the other. Lock order on cancel: order, products by id, discount (as in checkout).
  */
 export async function changeOrderStatus(ctx: ToolContext, input: { orderId: string; status: OrderStatus } & Shipment) {

@@ -6,7 +6,7 @@ import {
   timestamp, uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
-/** Money and counters are bigint so the SPEC's integer maximum (2^53 − 1) fits; read as JS numbers. */
+/** Money and counters are bigint so the API's integer maximum (2^53 − 1) fits; read as JS numbers. */
 const int53 = (name: string) => bigint(name, { mode: 'number' });
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const id = () => text('id').primaryKey().$defaultFn(() => randomUUID());
@@ -120,7 +120,7 @@ export const apiKeys = pgTable('api_keys', {
   name: text('name').notNull(),
   /** First characters of the secret, for display only. */
   prefix: text('prefix').notNull(),
-  /** SHA-256 of the whole secret, hex; looked up by index, never compared in JS. CONTRACT §2. */
+  /** SHA-256 of the whole secret, hex; looked up by index, never compared in JS. */
   hash: text('hash').notNull(),
   scopes: jsonb('scopes').$type<string[]>().notNull(),
   createdAt: createdAt(),
@@ -237,7 +237,7 @@ export const orders = pgTable('orders', {
   fxRate: doublePrecision('fx_rate').notNull().default(1),
   channel: text('channel').notNull(),
   acpSessionId: text('acp_session_id'),
-  /** The UCP checkout session that placed the order, and where it ships (issue 17). */
+  /** The UCP checkout session that placed the order, and where it ships (docs/ucp.md#orders-and-events). */
   ucpCheckoutId: text('ucp_checkout_id'),
   shippingRegion: text('shipping_region'),
   shippingCountry: text('shipping_country'),
@@ -433,7 +433,7 @@ export const customerAddresses = pgTable('customer_addresses', {
 ]);
 
 /**
- * A UCP checkout session (issue 17): what the platform sent, kept as UCP shapes, over the Butik cart it owns.
+ * A UCP checkout session (docs/ucp.md#sessions-and-pricing): what the platform sent, kept as UCP shapes, over the Butik cart it owns.
  * Prices, titles and options are computed from the catalog on every read until the session ends; `frozen`
  * holds the answer it ended with (completed or canceled), so it never changes afterwards.
  */

@@ -1,4 +1,4 @@
-/** SPEC §3.1: the twelve order statuses. */
+/** The twelve order statuses (docs/behaviour.md#order-status-transitions). */
 export const ORDER_STATUSES = [
   'pending_payment', 'pending', 'paid', 'flagged_review', 'shipped', 'cancelled',
   'refunded', 'partial_refund', 'disputed', 'processing', 'delivered', 'completed',
@@ -7,14 +7,14 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 type Transition = {
   to: OrderStatus;
-  /** CONTRACT §8: `processing → cancelled` only while the order has not been paid. */
+  /** `processing → cancelled` only while the order has not been paid. */
   onlyWhileUnpaid?: true;
   /** Shown to agents next to the target, e.g. "dispute won". */
   note?: string;
 };
 
 /**
- * The operator state machine of `orders.update_status`, exactly CONTRACT §8. Anything not listed is
+ * The operator state machine of `orders.update_status`, exactly docs/behaviour.md#order-status-transitions. Anything not listed is
  * illegal. Typed as a Record over every status, so a new status cannot be forgotten here.
  */
 export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly Transition[]>> = {
@@ -58,7 +58,7 @@ export function isLegalTransition(from: OrderStatus, to: OrderStatus, facts: Ord
   return legalNextStatuses(from, facts).includes(to);
 }
 
-/** The order timestamp a move sets (CONTRACT §8 effects), or null. */
+/** The order timestamp a move sets (docs/behaviour.md#order-status-transitions), or null. */
 export function timestampSetBy(to: OrderStatus): 'paidAt' | 'refundedAt' | 'disputedAt' | null {
   switch (to) {
     case 'paid':
@@ -80,7 +80,7 @@ export function timestampSetBy(to: OrderStatus): 'paidAt' | 'refundedAt' | 'disp
   }
 }
 
-/** CONTRACT §8: a cancelled order puts its items back in stock and gives back its discount use. */
+/** A cancelled order puts its items back in stock and gives back its discount use. */
 export function releasesStockAndDiscount(to: OrderStatus): boolean {
   return to === 'cancelled';
 }

@@ -28,7 +28,7 @@ export function countsAsRevenue(status: OrderStatus): boolean {
 
 export const REVENUE_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.filter(countsAsRevenue);
 
-/** CONTRACT §8: cancelling an order gives its discount use back; in every other status the use stands. */
+/** Cancelling an order gives its discount use back; in every other status the use stands. */
 export function usesDiscount(status: OrderStatus): boolean {
   return status !== 'cancelled';
 }

@@ -2,7 +2,7 @@
 export const MAX_SLUG_LENGTH = 200;
 
 /**
- * A URL slug from free text (SPEC §2.6: a service slug is generated from the title when omitted):
+ * A URL slug from free text (a service slug is generated from the title when omitted):
  * lowercase, æ → ae, ø → oe, å → aa, other accents folded to ASCII, every run of anything else → "-",
  * no leading or trailing "-". May be shorter than two characters, or empty; the caller decides.
  */

@@ -3,7 +3,7 @@ import type { Actor } from '../access/actor.ts';
 import { admit } from '../access/admit.ts';
 import { rateLimitHeaders } from '../access/rate-limit.ts';
 import type { ToolError } from '../errors/tool-error.ts';
-import type { Services } from '../services.ts';
+import type { AppDeps } from '../deps.ts';
 import { sendProblem } from './problem-reply.ts';
 
 export type Admitted = { actor: Actor; headers: Record<string, string> };
@@ -22,15 +22,15 @@ export type AdmitOptions = {
  * A refused request is answered here (401, 429) and yields undefined.
  */
 export async function admitRequest(
-  services: Services,
+  deps: AppDeps,
   request: FastifyRequest,
   reply: FastifyReply,
   options: AdmitOptions = {},
 ): Promise<Admitted | undefined> {
-  const admission = await admit(services.gate, { ip: request.ip, authorization: request.headers.authorization, audience: options.audience });
-  const headers = { ...options.headers, ...rateLimitHeaders(admission.rate, services.config.rateWindowSeconds) };
+  const admission = await admit(deps.gate, { ip: request.ip, authorization: request.headers.authorization, audience: options.audience });
+  const headers = { ...options.headers, ...rateLimitHeaders(admission.rate, deps.config.rateWindowSeconds) };
   if (admission.ok) return { actor: admission.actor, headers };
   const error = options.refusal ? options.refusal(admission.error) : admission.error;
-  sendProblem(reply, error, services.baseUrl, headers);
+  sendProblem(reply, error, deps.baseUrl, headers);
   return undefined;
 }

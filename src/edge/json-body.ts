@@ -8,7 +8,7 @@ export const MAX_JSON_DEPTH = 64;
 
 /**
  * Bodies are read as text and decoded by the route, after authentication, so that an anonymous call
- * to a private tool with a broken body still gets 401 first (CONTRACT §11).
+ * to a private tool with a broken body still gets 401 first (docs/behaviour.md#order-of-checks).
  */
 export function acceptRawBodies(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();

@@ -22,7 +22,7 @@ export function challengeFor(error: ToolError): string | undefined {
   return undefined;
 }
 
-/** The problem answer of CONTRACT §4, with the headers its code calls for. */
+/** The problem answer of docs/behaviour.md#errors, with the headers its code calls for. */
 export function sendProblem(
   reply: FastifyReply,
   error: ToolError,

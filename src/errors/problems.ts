@@ -1,5 +1,5 @@
 /**
- * The one table of problem codes (CONTRACT §4). Every failure the service answers names one of these;
+ * The one table of problem codes (docs/behaviour.md#errors). Every failure the service answers names one of these;
  * the HTTP status, the title, the /problems/<code> page and the OpenAPI document all come from here.
  */
 type ProblemEntry = {

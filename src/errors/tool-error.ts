@@ -4,11 +4,11 @@ export type FieldError = { path: string; message: string };
 
 export type ShortLine = { slug: string; requested: number; available: number };
 
-/** Members some problem bodies carry beside the standard ones (CONTRACT §4, §11); each goes into the body as is. */
+/** Members some problem bodies carry beside the standard ones (docs/behaviour.md#problem-members-an-agent-can-act-on); each goes into the body as is. */
 export type ProblemMembers = {
   errors?: FieldError[];
   reason?: string;
-  /** For illegal_transition: where the order may go from its current status (issue 12 B2). */
+  /** For illegal_transition: where the order may go from its current status. */
   legalNextStatuses?: readonly string[];
   /** For out_of_stock: every cart line the stock cannot cover. */
   shortLines?: readonly ShortLine[];

@@ -8,7 +8,7 @@ type Log = { debug(object: object, message: string): void };
 
 /**
  * Errors Node's HTTP parser raises before Fastify sees a request (oversized headers, a request that does
- * not arrive in time, garbage). Fastify's own answer is not a problem body; this one is (CONTRACT §4), and
+ * not arrive in time, garbage). Fastify's own answer is not a problem body; this one is (docs/behaviour.md#errors), and
  * it is written straight to the socket because there is no request object to reply through.
  */
 export function clientErrorHandler(baseUrl: () => string, log: Log) {

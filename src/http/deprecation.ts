@@ -1,6 +1,6 @@
 import type { Deprecation } from '../tools/define-tool.ts';
 
-/** SPEC §9: RFC 9745 Deprecation, RFC 8594 Sunset and their Link relations. */
+/** docs/behaviour.md#versioning-and-deprecation: RFC 9745 Deprecation, RFC 8594 Sunset and their Link relations. */
 export function deprecationHeaders(deprecation: Deprecation | undefined): Record<string, string> {
   if (!deprecation) return {};
   return {

@@ -6,7 +6,7 @@ import { sendHtml } from '../edge/html/respond.ts';
 import { buildOpenApi } from './openapi.ts';
 import { renderProblemPage } from './problem-page.ts';
 import { sendProblem } from '../edge/problem-reply.ts';
-import type { RoutePlugin } from '../services.ts';
+import type { RoutePlugin } from '../deps.ts';
 
 const CATALOG_PATH = '/.well-known/api-catalog';
 const LINKSET_JSON = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
@@ -38,11 +38,11 @@ export function buildApiCatalog(baseUrl: string): Record<string, unknown> {
   };
 }
 
-/** /.well-known/api-catalog, /docs and /problems/<code> (CONTRACT §3). */
-export const discoveryRoutes: RoutePlugin = async (app, { services }) => {
+/** /.well-known/api-catalog, /docs and /problems/<code> (docs/behaviour.md#discovery). */
+export const discoveryRoutes: RoutePlugin = async (app, { deps }) => {
   // GET also answers HEAD (Fastify's automatic HEAD routes), so both carry the Link header.
   app.get(CATALOG_PATH, async (request, reply) => {
-    const { baseUrl } = services;
+    const { baseUrl } = deps;
     return reply.headers({
       'content-type': LINKSET_JSON,
       link: `<${baseUrl}${CATALOG_PATH}>; rel="api-catalog"`,
@@ -52,16 +52,16 @@ export const discoveryRoutes: RoutePlugin = async (app, { services }) => {
 
   let docs: { baseUrl: string; html: string } | undefined;
   app.get('/docs', async (request, reply) => {
-    const { registry, baseUrl } = services;
-    if (docs?.baseUrl !== baseUrl) docs = { baseUrl, html: renderDocsPage(buildOpenApi(registry.tools, baseUrl, services.openApiExtension), baseUrl) };
+    const { registry, baseUrl } = deps;
+    if (docs?.baseUrl !== baseUrl) docs = { baseUrl, html: renderDocsPage(buildOpenApi(registry.tools, baseUrl, deps.openApiExtension), baseUrl) };
     return sendHtml(reply, { body: docs.html, policy: REFERENCE_POLICY });
   });
 
   app.get<{ Params: { code: string } }>('/problems/:code', async (request, reply) => {
     const { code } = request.params;
     if (!isProblemCode(code)) {
-      return sendProblem(reply, new ToolError('not_found', `There is no problem code "${code}"; see /docs#errors.`), services.baseUrl);
+      return sendProblem(reply, new ToolError('not_found', `There is no problem code "${code}"; see /docs#errors.`), deps.baseUrl);
     }
-    return sendHtml(reply, { body: renderProblemPage(code, services.baseUrl), policy: REFERENCE_POLICY });
+    return sendHtml(reply, { body: renderProblemPage(code, deps.baseUrl), policy: REFERENCE_POLICY });
   });
 };

@@ -4,7 +4,7 @@ import { ToolError } from '../errors/tool-error.ts';
 import { sendProblem } from '../edge/problem-reply.ts';
 import { logRequest } from './request-log.ts';
 
-/** The last boundary: framework errors get their CONTRACT §4 code, anything else internal_error. */
+/** The last boundary: framework errors get their code (docs/behaviour.md#errors), anything else internal_error. */
 export function registerErrorHandling(app: FastifyInstance, baseUrl: () => string): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
@@ -22,7 +22,7 @@ export function registerErrorHandling(app: FastifyInstance, baseUrl: () => strin
 
 /**
  * Fastify's router refuses some paths before any hook runs (an undecodable %-escape, a path segment over
- * maxParamLength). They name nothing, so they are 404 problems like any other unknown path. CONTRACT §4.
+ * maxParamLength). They name nothing, so they are 404 problems like any other unknown path.
  */
 export function frameworkErrorAnswer(baseUrl: () => string) {
   return (_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {

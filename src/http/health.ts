@@ -1,19 +1,19 @@
 import { DATABASE_RETRY_AFTER_S } from '../errors/to-problem.ts';
-import type { RoutePlugin } from '../services.ts';
+import type { RoutePlugin } from '../deps.ts';
 
 /**
- * CONTRACT §1: liveness and readiness. Readiness is the database alone: an instance whose Redis is away
+ * Liveness and readiness (docs/behaviour.md#running-it). Readiness is the database alone: an instance whose Redis is away
  * still serves (counting in memory), so taking it out of the load balancer would only hurt. With
  * REDIS_URL set, the body adds `rateLimits: "redis"` or `"degraded"` for operators; without it the
  * body is exactly `{"ok":true}`.
  */
-export const healthRoutes: RoutePlugin = async (app, { services }) => {
+export const healthRoutes: RoutePlugin = async (app, { deps }) => {
   app.get('/healthz', async () => ({ ok: true }));
   app.get('/readyz', async (request, reply) => {
-    const store = services.gate.limiter.store();
+    const store = deps.gate.limiter.store();
     const rateLimits = store === 'memory' ? {} : { rateLimits: store };
     try {
-      await withDeadline(services.database.ping(), READY_DEADLINE_MS);
+      await withDeadline(deps.database.ping(), READY_DEADLINE_MS);
       return { ok: true, ...rateLimits };
     } catch (error) {
       request.log.warn({ err: error }, 'database not reachable');

@@ -6,7 +6,7 @@ import { failureResponses, successContent } from './openapi-responses.ts';
 type Json = Record<string, unknown>;
 
 /**
- * The key-management routes of CONTRACT §2 in the OpenAPI document, so that a developer reading /docs
+ * The key-management routes (docs/behaviour.md#api-keys-and-scopes) in the OpenAPI document, so that a developer reading /docs
  * finds how to get a key. They take the master key (security scheme masterKey), never a scoped key.
  */
 export const MASTER_KEY_SCHEME: Json = {

@@ -8,34 +8,34 @@ import { sendProblem } from '../edge/problem-reply.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { CreateKeyInput } from '../schema/api-key.ts';
 import { unstorableTextErrors } from '../schema/storable-text.ts';
-import type { RoutePlugin } from '../services.ts';
+import type { RoutePlugin } from '../deps.ts';
 import { parseInput } from '../tools/invoke.ts';
 
 type Handler = (request: FastifyRequest<{ Params: { id: string } }>) => Promise<{ status: number; result: unknown }>;
 
 /**
- * Key management, REST only and master key only (CONTRACT §2): a scoped key can never mint keys,
+ * Key management, REST only and master key only: a scoped key can never mint keys,
  * and no MCP tool exposes these operations.
  */
-export const keysRoutes: RoutePlugin = async (app, { services }) => {
-  const { runtime: { db, clock }, gate: { authenticator } } = services;
+export const keysRoutes: RoutePlugin = async (app, { deps }) => {
+  const { runtime: { db, clock }, gate: { authenticator } } = deps;
   // Only the master key reaches the handlers below, so it is the actor of their audit entries.
   const byMaster = (): KeyAudit => ({ actor: { kind: 'master' }, channel: 'rest', at: clock() });
   const route = (handler: Handler) => async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
-    const admitted = await admitRequest(services, request, reply);
+    const admitted = await admitRequest(deps, request, reply);
     if (!admitted) return reply;
     const { actor, headers } = admitted;
     if (actor.kind !== 'master') {
       const error = actor.kind === 'anonymous'
         ? new ToolError('unauthorized', 'Key management needs the master key.')
         : new ToolError('insufficient_scope', 'Only the master key manages API keys.', { scope: 'master' });
-      return sendProblem(reply, error, services.baseUrl, headers);
+      return sendProblem(reply, error, deps.baseUrl, headers);
     }
     try {
       const { status, result } = await handler(request);
       return reply.code(status).headers(headers).send({ ok: true, result });
     } catch (error) {
-      return sendProblem(reply, loggedToolError(request.log, error), services.baseUrl, headers);
+      return sendProblem(reply, loggedToolError(request.log, error), deps.baseUrl, headers);
     }
   };
 

@@ -1,7 +1,7 @@
 import { TOOL_SCOPES } from '../access/scopes.ts';
 import { PROBLEM_CODES } from '../errors/problems.ts';
 import type { RegisteredTool } from '../tools/registry.ts';
-import type { OpenApiExtension } from '../services.ts';
+import type { OpenApiExtension } from '../deps.ts';
 import { keysPaths, MASTER_KEY_SCHEME } from './keys-openapi.ts';
 import { failureResponses, successContent } from './openapi-responses.ts';
 
@@ -114,7 +114,7 @@ function operationFor(tool: RegisteredTool): Json {
   };
 }
 
-/** The OpenAPI 3.1 document of CONTRACT §3, generated from the registry. */
+/** The OpenAPI 3.1 document (docs/behaviour.md#discovery), generated from the registry. */
 export function buildOpenApi(tools: readonly RegisteredTool[], baseUrl: string, extension?: OpenApiExtension): Json {
   const paths: Json = {};
   for (const tool of tools) paths[`/api/v1/tools/${tool.name}`] = { post: operationFor(tool) };

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * The one JSON line per request of CONTRACT §1. The request logger already carries reqId; headers are
+ * The one JSON line per request (docs/behaviour.md#running-it). The request logger already carries reqId; headers are
  * never logged, so neither is Authorization, and the URL is logged through `redactUrl`.
  */
 export function logRequest(request: FastifyRequest, reply: FastifyReply): void {

@@ -6,7 +6,7 @@ import { decodeJsonBody } from '../edge/json-body.ts';
 import { PROBLEM_JSON, sendProblem } from '../edge/problem-reply.ts';
 import { asToolError } from '../errors/to-problem.ts';
 import { ToolError } from '../errors/tool-error.ts';
-import type { RoutePlugin } from '../services.ts';
+import type { RoutePlugin } from '../deps.ts';
 import { authorizeTool } from '../tools/invoke.ts';
 import { deprecationHeaders } from './deprecation.ts';
 
@@ -14,26 +14,26 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 type Params = { name: string };
 
-/** POST /api/v1/tools/<name>: every tool of the registry, one route. SPEC §4.1. */
-export const toolsRoute: RoutePlugin = async (app, { services }) => {
+/** POST /api/v1/tools/<name>: every tool of the registry, one route (docs/behaviour.md#calling-a-tool). */
+export const toolsRoute: RoutePlugin = async (app, { deps }) => {
   app.post<{ Params: Params }>('/api/v1/tools/:name', async (request, reply) => handleToolCall(request, reply));
   app.route<{ Params: Params }>({
-    // Every other method Fastify routes (HEAD comes with GET): CONTRACT §4, 405 + Allow: POST.
+    // Every other method Fastify routes (HEAD comes with GET): 405 + Allow: POST.
     method: app.supportedMethods.filter((method) => method !== 'POST' && method !== 'HEAD'),
     url: '/api/v1/tools/:name',
     handler: (request, reply) => {
       reply.header('allow', 'POST');
-      return sendProblem(reply, new ToolError('method_not_allowed', `Use POST for ${request.url}, not ${request.method}.`), services.baseUrl);
+      return sendProblem(reply, new ToolError('method_not_allowed', `Use POST for ${request.url}, not ${request.method}.`), deps.baseUrl);
     },
   });
 
   async function handleToolCall(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) {
-    const admitted = await admitRequest(services, request, reply);
+    const admitted = await admitRequest(deps, request, reply);
     if (!admitted) return reply;
-    const tool = services.registry.get(request.params.name);
+    const tool = deps.registry.get(request.params.name);
     if (!tool) {
       const error = new ToolError('unknown_tool', `There is no tool named "${request.params.name}".`);
-      return sendProblem(reply, error, services.baseUrl, admitted.headers);
+      return sendProblem(reply, error, deps.baseUrl, admitted.headers);
     }
     const headers = { ...admitted.headers, ...deprecationHeaders(tool.deprecated) };
     let input: Record<string, unknown>;
@@ -43,11 +43,11 @@ export const toolsRoute: RoutePlugin = async (app, { services }) => {
       input = decodeJsonBody(request);
       idempotencyKey = parseIdempotencyKey(request.headers['idempotency-key'], 'Idempotency-Key');
     } catch (error) {
-      return sendProblem(reply, asToolError(error), services.baseUrl, headers);
+      return sendProblem(reply, asToolError(error), deps.baseUrl, headers);
     }
 
     const outcome = await runCall({
-      runtime: services.runtime,
+      runtime: deps.runtime,
       tool,
       actor: admitted.actor,
       input,

@@ -123,8 +123,8 @@ export function portableSchema(schema: JsonSchema): JsonSchema {
 }
 
 /**
- * The MCP form of a tool's input schema: what a caller needs, nothing twice (issue 12 A1). The complete
- * example calls at the root stay (A2); field-level examples go, the field descriptions say enough.
+ * The MCP form of a tool's input schema: what a caller needs, nothing twice (docs/behaviour.md#the-tool-list). The complete
+ * example calls at the root stay; field-level examples go, the field descriptions say enough.
  */
 export function leanInputSchema(schema: JsonSchema): JsonSchema {
   const pruned = prune(schema, keepInInput);

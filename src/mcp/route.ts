@@ -8,7 +8,7 @@ import { sendProblem } from '../edge/problem-reply.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { resourceMetadataUrl, resourceUrl } from '../oauth/resources.ts';
 import type { ResourcePath } from '../oauth/resources.ts';
-import type { RoutePlugin, Services } from '../services.ts';
+import type { AppDeps, RoutePlugin } from '../deps.ts';
 import { createMcpServer } from './server.ts';
 import type { McpCallContext } from './server.ts';
 import { serverCardRoutes } from './server-card.ts';
@@ -24,46 +24,46 @@ export const CONNECTOR_PATH = '/api/mcp/connect';
  * the public tools; /api/mcp/connect answers them 401 with the RFC 9728 challenge, and a signed-in caller
  * that lacks a tool's scope 403 insufficient_scope, so a host steps the grant up instead of failing.
  */
-export const mcpRoutes: RoutePlugin = async (app, { services }) => {
-  const catalog = buildMcpCatalog(services.registry);
+export const mcpRoutes: RoutePlugin = async (app, { deps }) => {
+  const catalog = buildMcpCatalog(deps.registry);
   const shared: Omit<McpMount<McpCallContext>, 'path' | 'admit'> = {
     label: 'MCP',
     server: (context) => createMcpServer(catalog, context),
-    refuse: (reply, refusal, headers) => sendProblem(reply, new ToolError(refusal.kind, refusal.message), services.baseUrl, headers),
-    baseUrl: () => services.baseUrl,
-    allowedOrigins: services.config.allowedOrigins,
+    refuse: (reply, refusal, headers) => sendProblem(reply, new ToolError(refusal.kind, refusal.message), deps.baseUrl, headers),
+    baseUrl: () => deps.baseUrl,
+    allowedOrigins: deps.config.allowedOrigins,
   };
-  mountMcp(app, { ...shared, path: MCP_PATH, admit: (request, reply, cors) => admitCaller(services, request, reply, cors, MCP_PATH) });
+  mountMcp(app, { ...shared, path: MCP_PATH, admit: (request, reply, cors) => admitCaller(deps, request, reply, cors, MCP_PATH) });
   mountMcp(app, {
     ...shared,
     path: CONNECTOR_PATH,
-    admit: (request, reply, cors) => admitCaller(services, request, reply, cors, CONNECTOR_PATH),
-    screen: (message, admission, reply) => stepUp(services, catalog, message, admission, reply),
+    admit: (request, reply, cors) => admitCaller(deps, request, reply, cors, CONNECTOR_PATH),
+    screen: (message, admission, reply) => stepUp(deps, catalog, message, admission, reply),
   });
-  await app.register(serverCardRoutes, { services, mcpPath: MCP_PATH, connectorPath: CONNECTOR_PATH });
+  await app.register(serverCardRoutes, { deps, mcpPath: MCP_PATH, connectorPath: CONNECTOR_PATH });
 };
 
 async function admitCaller(
-  services: Services, request: FastifyRequest, reply: FastifyReply, cors: Record<string, string>, path: ResourcePath,
+  deps: AppDeps, request: FastifyRequest, reply: FastifyReply, cors: Record<string, string>, path: ResourcePath,
 ): Promise<McpAdmission<McpCallContext> | undefined> {
-  const resourceMetadata = resourceMetadataUrl(services.baseUrl, path);
+  const resourceMetadata = resourceMetadataUrl(deps.baseUrl, path);
   // MCP authorization: a 401 tells an OAuth client where to discover the authorization server (RFC 9728).
-  const admitted = await admitRequest(services, request, reply, {
+  const admitted = await admitRequest(deps, request, reply, {
     headers: cors,
     refusal: (error) => (error.code === 'unauthorized' ? new ToolError(error.code, error.detail, { ...error.extras, resourceMetadata }) : error),
     // A token counts only at the endpoint it was granted for.
-    audience: resourceUrl(services.baseUrl, path),
+    audience: resourceUrl(deps.baseUrl, path),
   });
   if (!admitted) return undefined;
   const { actor, headers } = admitted;
   if (path === CONNECTOR_PATH && actor.kind === 'anonymous') {
     sendProblem(reply, new ToolError('unauthorized', `${CONNECTOR_PATH} needs sign-in: authorize through OAuth (the WWW-Authenticate header `
       + `names the resource metadata) or send an API key. ${MCP_PATH} serves the public tools without one.`, { resourceMetadata }),
-    services.baseUrl, headers);
+    deps.baseUrl, headers);
     return undefined;
   }
   return {
-    context: { runtime: services.runtime, actor, requestId: request.id, log: request.log },
+    context: { runtime: deps.runtime, actor, requestId: request.id, log: request.log },
     headers,
     // Handlers see who is calling, never the token.
     clientId: callerId(actor),
@@ -77,15 +77,15 @@ async function admitCaller(
  * other message goes on to the SDK.
  */
 function stepUp(
-  services: Services, catalog: McpCatalog, message: unknown, admission: McpAdmission<McpCallContext>, reply: FastifyReply,
+  deps: AppDeps, catalog: McpCatalog, message: unknown, admission: McpAdmission<McpCallContext>, reply: FastifyReply,
 ): boolean {
   const name = toolCallName(message);
   const entry = name === undefined ? undefined : catalog.get(name);
   if (entry === undefined || canSee(entry.tool, admission.context.actor)) return false;
   const { scope } = entry.tool;
   sendProblem(reply, new ToolError('insufficient_scope', `${entry.tool.name} needs scope ${scope}, which this sign-in was not granted.`, {
-    scope, resourceMetadata: resourceMetadataUrl(services.baseUrl, CONNECTOR_PATH),
-  }), services.baseUrl, admission.headers);
+    scope, resourceMetadata: resourceMetadataUrl(deps.baseUrl, CONNECTOR_PATH),
+  }), deps.baseUrl, admission.headers);
   return true;
 }
 

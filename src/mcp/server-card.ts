@@ -1,16 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { entityTag, sendTagged } from '../edge/etag.ts';
-import type { Services } from '../services.ts';
+import type { AppDeps } from '../deps.ts';
 import { SERVER_INFO } from './server.ts';
 
-/** The protocol revisions /api/mcp serves: the initialize era and the sessionless one (CONTRACT §6). */
+/** The protocol revisions /api/mcp serves: the initialize era and the sessionless one (docs/behaviour.md#transport). */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'] as const;
 
 /** Where the MCP endpoints live: the one open to anonymous callers and the connector URL. */
 type CardPaths = { mcpPath: string; connectorPath: string };
 
 /**
- * CONTRACT §6: the SEP-2127 card (`$schema`, `name`, `version`, `description`, `remotes`) merged
+ * The server card of docs/behaviour.md#discovery: the SEP-2127 card (`$schema`, `name`, `version`, `description`, `remotes`) merged
  * with the SEP-1649 fields (`serverInfo`, `transport`, `capabilities`, `authentication`) that
  * earlier clients read. Authentication is optional: anonymous callers get the public tools.
  */
@@ -61,8 +61,8 @@ export function buildServerCard(baseUrl: string, paths: CardPaths): Record<strin
 
 type CachedCard = { baseUrl: string; body: string; etag: string };
 
-/** The same card at the three addresses of CONTRACT §6, cacheable and readable cross-origin. */
-export const serverCardRoutes: FastifyPluginAsync<{ services: Services } & CardPaths> = async (app, { services, mcpPath, connectorPath }) => {
+/** The same card at the three addresses of docs/behaviour.md#discovery, cacheable and readable cross-origin. */
+export const serverCardRoutes: FastifyPluginAsync<{ deps: AppDeps } & CardPaths> = async (app, { deps, mcpPath, connectorPath }) => {
   let cached: CachedCard | undefined;
   const card = (baseUrl: string): CachedCard => {
     if (cached?.baseUrl !== baseUrl) {
@@ -73,7 +73,7 @@ export const serverCardRoutes: FastifyPluginAsync<{ services: Services } & CardP
   };
   for (const path of ['/.well-known/mcp/server-card.json', '/.well-known/mcp.json', `${mcpPath}/server-card`]) {
     app.get(path, async (request, reply) => {
-      const { body, etag } = card(services.baseUrl);
+      const { body, etag } = card(deps.baseUrl);
       reply.headers({
         'access-control-allow-origin': '*',
         'cache-control': 'public, max-age=3600',

@@ -12,7 +12,7 @@ import type { McpCatalog, McpTool } from './tool-catalog.ts';
 /** The identity both tools/list answers and the server card carry. */
 export const SERVER_INFO = { name: 'butik', title: 'Butik', version: '1.0.0' } as const;
 
-/** CONTRACT §10: where an MCP tools/call carries its Idempotency-Key. */
+/** Where an MCP tools/call carries its Idempotency-Key (docs/behaviour.md#idempotency-over-mcp). */
 export const IDEMPOTENCY_META_KEY = 'butik/idempotencyKey';
 /** Marks a result that was replayed from an earlier call with the same key. */
 export const REPLAYED_META_KEY = 'butik/idempotentReplayed';
@@ -38,7 +38,7 @@ export type McpCallContext = {
 export function createMcpServer(catalog: McpCatalog, context: McpCallContext): McpServer {
   const mcp = new McpServer(SERVER_INFO, {
     instructions: INSTRUCTIONS,
-    // CONTRACT §6: the list depends on the caller's key, so no shared cache may keep it.
+    // The list depends on the caller's key, so no shared cache may keep it.
     cacheHints: { 'tools/list': { cacheScope: 'private', ttlMs: 0 } },
   });
   mcp.server.registerCapabilities({ tools: { listChanged: false } });
@@ -53,7 +53,7 @@ async function callTool(catalog: McpCatalog, context: McpCallContext, request: C
   const { name } = request.params;
   const entry = catalog.get(name);
   if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
-  // A tool the caller may not see stays out of its list and is an unknown tool to it (CONTRACT §6), but the
+  // A tool the caller may not see stays out of its list and is an unknown tool to it (docs/behaviour.md#the-tool-list), but the
   // message says what would open it: the tool list is public in the OpenAPI document, so nothing is revealed.
   if (!canSee(entry.tool, context.actor)) {
     const who = context.actor.kind === 'anonymous' ? 'an API key' : 'a key';

@@ -14,7 +14,7 @@ export type McpTool = {
   /** The tools/list entry, built once at start-up. */
   listing: Tool;
   /**
-   * CONTRACT §11: structuredContent must be an object, so a tool whose result is not always an object
+   * structuredContent must be an object, so a tool whose result is not always an object
    * (an array, or something nullable) sends `{"result": R}` and says so in its outputSchema.
    */
   wrapsResult: boolean;
@@ -48,7 +48,7 @@ export function describesObjects(schema: JsonSchema): boolean {
 /**
  * The MCP input or output schema for a REST schema: the same JSON Schema object when its root says
  * `type: "object"`, the same keywords with `type: "object"` stamped on an object-shaped union (MCP
- * requires an object root), and otherwise the CONTRACT §11 wrapper `{result: <REST schema>}`, with
+ * requires an object root), and otherwise the wrapper `{result: <REST schema>}` of docs/behaviour.md#results-carried-twice, with
  * `$defs` kept at the root so that `#/$defs/…` references still resolve.
  */
 export function mcpSchemaFor(schema: JsonSchema): { schema: JsonSchema; wraps: boolean } {
@@ -103,14 +103,14 @@ function toMcpTool(tool: RegisteredTool): McpTool {
   };
 }
 
-/** Every tool's MCP metadata, computed once from the registry (STYLE §4). */
+/** Every tool's MCP metadata, computed once from the registry (docs/architecture.md#mcp-post-apimcp). */
 export function buildMcpCatalog(registry: Registry): McpCatalog {
   const tools = registry.tools.map(toMcpTool);
   const byName = new Map(tools.map((entry) => [entry.tool.name, entry]));
   return { tools, get: (name) => byName.get(name) };
 }
 
-/** CONTRACT §6: anonymous callers see the anonymous tools; a key also sees every tool its scopes allow. */
+/** Anonymous callers see the anonymous tools; a key also sees every tool its scopes allow. */
 export function canSee(tool: RegisteredTool, actor: Actor): boolean {
   return tool.anonymous === true || hasScope(actor, tool.scope);
 }

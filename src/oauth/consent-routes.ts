@@ -9,7 +9,7 @@ import { consentPolicy, renderConsentPage, renderEndedPage } from './consent-pag
 import type { ConsentView } from './consent-page.ts';
 import { OAUTH_PREFIX, OWNER_ACCOUNT } from './provider.ts';
 import { resourceUrl, resourceUrls } from './resources.ts';
-import type { Services } from '../services.ts';
+import type { AppDeps } from '../deps.ts';
 import type { OAuthServer } from './server.ts';
 
 const ENDED = ['This authorization request has expired', 'Start connecting again from the application.'] as const;
@@ -26,14 +26,14 @@ function scopesIn(values: readonly string[]): Scope[] {
   });
 }
 
-type ConsentRouteOptions = { services: Services; oauth: OAuthServer; masterKey: string };
+type ConsentRouteOptions = { deps: AppDeps; oauth: OAuthServer; masterKey: string };
 
 /**
  * The owner's side of an authorization: the consent page, and its answer. Approving takes the master key, so
  * every attempt is counted as a guess under the pre-authentication rate limit before the key is compared, and
  * an interaction ends after MAX_CONSENT_FAILURES wrong keys.
  */
-export const consentRoutes: FastifyPluginAsync<ConsentRouteOptions> = async (app, { services, oauth, masterKey }) => {
+export const consentRoutes: FastifyPluginAsync<ConsentRouteOptions> = async (app, { deps, oauth, masterKey }) => {
   const masterHash = Buffer.from(hashSecret(masterKey), 'hex');
 
   async function consentState(request: FastifyRequest, reply: FastifyReply) {
@@ -51,8 +51,8 @@ export const consentRoutes: FastifyPluginAsync<ConsentRouteOptions> = async (app
     };
     // The token is for the resource the client named (RFC 8707), else the default MCP endpoint's.
     const named = details.params.resource;
-    const resource = typeof named === 'string' ? named : resourceUrl(services.baseUrl, '/api/mcp');
-    if (!resourceUrls(services.baseUrl).includes(resource)) return undefined;
+    const resource = typeof named === 'string' ? named : resourceUrl(deps.baseUrl, '/api/mcp');
+    if (!resourceUrls(deps.baseUrl).includes(resource)) return undefined;
     return { provider, details, client, view, resource, requestedRaw };
   }
 
@@ -65,7 +65,7 @@ export const consentRoutes: FastifyPluginAsync<ConsentRouteOptions> = async (app
   app.post<{ Params: { uid: string } }>(`${OAUTH_PREFIX}/consent/:uid`, async (request, reply) => {
     // CSRF: the form posts only from this origin (the interaction cookie is SameSite=Lax as well).
     const origin = request.headers.origin;
-    if (origin !== undefined && origin !== new URL(services.baseUrl).origin) return sendConsentPage(reply, 403, renderEndedPage(...ENDED));
+    if (origin !== undefined && origin !== new URL(deps.baseUrl).origin) return sendConsentPage(reply, 403, renderEndedPage(...ENDED));
     const state = await consentState(request, reply).catch(() => undefined);
     if (!state || state.view.uid !== request.params.uid) return sendConsentPage(reply, 400, renderEndedPage(...ENDED));
     const { provider, details, view, resource, requestedRaw } = state;
@@ -78,7 +78,7 @@ export const consentRoutes: FastifyPluginAsync<ConsentRouteOptions> = async (app
     }
 
     // A master key is a credential like a Bearer token: the guess is counted before it is compared.
-    const limiter = services.gate.limiter;
+    const limiter = deps.gate.limiter;
     const counted = await limiter.consume('preauth', request.ip);
     if (counted.exceeded) {
       const wait = retryAfterSeconds([counted]);
@@ -88,7 +88,7 @@ export const consentRoutes: FastifyPluginAsync<ConsentRouteOptions> = async (app
     }
     const given = Buffer.from(hashSecret(form.get('masterKey') ?? ''), 'hex');
     if (!timingSafeEqual(given, masterHash)) {
-      const failures = await countConsentFailure(services.runtime.db, details.uid, new Date(details.exp * 1000));
+      const failures = await countConsentFailure(deps.runtime.db, details.uid, new Date(details.exp * 1000));
       if (failures >= MAX_CONSENT_FAILURES) {
         reply.hijack();
         await provider.interactionFinished(request.raw, reply.raw,

@@ -10,7 +10,7 @@ import { OAUTH_PREFIX } from './provider.ts';
 import { REGISTRATION_BODY_LIMIT, checkRegistration } from './registration.ts';
 import { PROTECTED_RESOURCE_PATHS, resourceUrl } from './resources.ts';
 import type { ResourcePath } from './resources.ts';
-import type { Services } from '../services.ts';
+import type { AppDeps } from '../deps.ts';
 import type { OAuthServer } from './server.ts';
 
 /**
@@ -55,11 +55,11 @@ function responseModeOf(request: FastifyRequest): string | null {
   return query.get('response_mode') ?? form?.get('response_mode') ?? null;
 }
 
-type OAuthRouteOptions = { services: Services; oauth: OAuthServer; masterKey: string };
+type OAuthRouteOptions = { deps: AppDeps; oauth: OAuthServer; masterKey: string };
 
-export const oauthRoutes: FastifyPluginAsync<OAuthRouteOptions> = async (app, { services, oauth, masterKey }) => {
+export const oauthRoutes: FastifyPluginAsync<OAuthRouteOptions> = async (app, { deps, oauth, masterKey }) => {
   const resourceMetadata = (path: ResourcePath) => () => {
-    const baseUrl = services.baseUrl;
+    const baseUrl = deps.baseUrl;
     return {
       resource: resourceUrl(baseUrl, path),
       authorization_servers: [baseUrl],
@@ -80,11 +80,11 @@ export const oauthRoutes: FastifyPluginAsync<OAuthRouteOptions> = async (app, { 
   // anonymous policy of its IP (the consent's master key additionally under preauth, consent-routes.ts).
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith(`${OAUTH_PREFIX}/`)) return;
-    const state = await services.gate.limiter.consume('anon', request.ip);
-    const headers = rateLimitHeaders([state], services.config.rateWindowSeconds);
+    const state = await deps.gate.limiter.consume('anon', request.ip);
+    const headers = rateLimitHeaders([state], deps.config.rateWindowSeconds);
     if (state.exceeded) {
       return sendProblem(reply, new ToolError('rate_limited', `Rate limit "anon" of ${state.quota} requests per window exceeded; `
-        + `retry in ${headers['retry-after'] ?? '1'} s.`, { retryAfter: Number(headers['retry-after'] ?? 1) }), services.baseUrl, headers);
+        + `retry in ${headers['retry-after'] ?? '1'} s.`, { retryAfter: Number(headers['retry-after'] ?? 1) }), deps.baseUrl, headers);
     }
     reply.headers(headers);
   });
@@ -104,7 +104,7 @@ export const oauthRoutes: FastifyPluginAsync<OAuthRouteOptions> = async (app, { 
     const now = Date.now();
     if (now - lastSweep > SWEEP_INTERVAL_MS) {
       lastSweep = now;
-      await sweepExpiredRecords(services.runtime.db, new Date(now))
+      await sweepExpiredRecords(deps.runtime.db, new Date(now))
         .catch((error: unknown) => request.log.warn({ err: error }, 'OAuth record sweep failed'));
     }
     return delegate(oauth, request, reply);
@@ -124,5 +124,5 @@ export const oauthRoutes: FastifyPluginAsync<OAuthRouteOptions> = async (app, { 
   });
 
   app.all(`${OAUTH_PREFIX}/*`, (request, reply) => delegate(oauth, request, reply));
-  await app.register(consentRoutes, { services, oauth, masterKey });
+  await app.register(consentRoutes, { deps, oauth, masterKey });
 };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Scope } from '../access/scopes.ts';
 import { Timestamp } from './common.ts';
 
-/** The shapes of key management (CONTRACT §2), shared by the routes, their OpenAPI operations and the CLI. */
+/** The shapes of key management (docs/behaviour.md#api-keys-and-scopes), shared by the routes, their OpenAPI operations and the CLI. */
 
 export const CreateKeyInput = z.strictObject({
   name: z.string().trim().min(1).max(100).meta({ description: 'What the key is for, e.g. the agent that holds it.' }),

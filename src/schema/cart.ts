@@ -12,7 +12,7 @@ export const CartLineInput = z.strictObject({
   quantity: Quantity,
 });
 
-/** CONTRACT §9 cart, computed from the current product prices and shop settings. */
+/** The cart (docs/behaviour.md#pricing-a-cart), computed from the current product prices and shop settings. */
 export const Cart = z.strictObject({
   cartId: Id,
   items: z.array(z.strictObject({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** SPEC §2: integers are bounded by 2^53 − 1 on both sides. z.int() is exactly the safe-integer range. */
+/** Integers are bounded by 2^53 − 1 on both sides. z.int() is exactly the safe-integer range. */
 export const Int = z.int();
 export const NonNegativeInt = z.int().min(0);
 export const PositiveInt = z.int().min(1);
@@ -15,7 +15,7 @@ export function kroner(oere: number): string {
 export const MONEY_UNIT = 'øre (1/100 DKK)';
 
 /**
- * Issue 12 A3: the SPEC names money fields …Dkk although they hold øre, so every money field says its unit
+ * The API names money fields …Dkk although they hold øre (docs/behaviour.md#money), so every money field says its unit
  * first and shows a worked example; an agent thinking in kroner cannot misread it.
  */
 export function money<T extends z.ZodType>(schema: T, what: string, example = 149900): T {
@@ -37,7 +37,7 @@ export const Slug = z
 /** A slug used to look something up: any non-empty string, so a wrong one is a 404, not a 400. */
 export const SlugRef = z.string().min(1).max(200);
 
-/** SPEC §2: RFC 3339 in UTC, ending in Z, optional fractional seconds. */
+/** Timestamps (docs/behaviour.md#conventions): RFC 3339 in UTC, ending in Z, optional fractional seconds. */
 export const Timestamp = z.iso.datetime({ offset: false }).meta({
   description: 'RFC 3339 date-time in UTC ending in Z.',
   examples: ['2026-01-31T12:00:00Z'],

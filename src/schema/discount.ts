@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Id, NonNegativeInt, PositiveInt, Timestamp } from './common.ts';
 
-/** SPEC §2.3: codes are case-insensitive and stored uppercase. */
+/** Codes are case-insensitive and stored uppercase. */
 export function normalizeCode(code: string): string {
   return code.trim().toUpperCase();
 }
@@ -9,11 +9,11 @@ export function normalizeCode(code: string): string {
 export const DiscountCodeRef = z.string().min(1).max(64)
   .meta({ description: 'A discount code, case-insensitive.', examples: ['SOMMER25'] });
 
-/** Why a code cannot be used now (CONTRACT §11); the `reason` member of 422 discount_not_applicable. */
+/** Why a code cannot be used now (docs/behaviour.md#problem-members-an-agent-can-act-on); the `reason` member of 422 discount_not_applicable. */
 export const DiscountReason = z.enum(['unknown_code', 'inactive', 'expired', 'usage_limit_reached']);
 export type DiscountReason = z.infer<typeof DiscountReason>;
 
-/** SPEC §2.3 record plus createdAt and remainingUses (additive; SPEC §9 item 2). */
+/** The record of docs/behaviour.md#discount-codes plus createdAt and remainingUses (additive, so compatible). */
 export const DiscountRecord = z.strictObject({
   id: Id,
   code: z.string(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { URL_BREAKING_CHARACTERS } from './common.ts';
 
 /**
- * The Visual Builder layout of a CMS page (SPEC §2.5 leaves its structure to the service): a versioned,
+ * The Visual Builder layout of a CMS page (docs/behaviour.md#page-bodies-and-layouts): a versioned,
  * bounded tree of sections. Every object is strict, so a misspelt field is a 400, not silently dropped.
  */
 
@@ -15,7 +15,7 @@ export function isSafeHref(value: string): boolean {
 
 /**
  * The paths the public site serves (src/site/routes.ts, held together by test/site/layout-links.test.ts).
- * A layout link to any other path would be a dead link on a published page (issue 12 B4).
+ * A layout link to any other path would be a dead link on a published page.
  */
 export const SITE_PATHS = [
   '/', '/products', '/products/<slug>', '/categories/<slug>', '/info/<slug>', '/services', '/services/<slug>', '/docs',

@@ -5,7 +5,7 @@ import { Email, Id, Int, JsonObject, NonNegativeInt, Oere, Timestamp, money } fr
 export const OrderStatus = z.enum(ORDER_STATUSES).meta({ description: 'An order status; orders.update_status moves an order only along the legal transitions.' });
 export type OrderStatus = z.infer<typeof OrderStatus>;
 
-/** CONTRACT §7: card orders start as pending_payment, invoice orders as pending. */
+/** Card orders start as pending_payment, invoice orders as pending. */
 export const PaymentMethod = z.enum(['card', 'invoice']);
 export type PaymentMethod = z.infer<typeof PaymentMethod>;
 
@@ -13,7 +13,7 @@ const Amount = Oere;
 const OptionalText = z.string().nullable();
 const OptionalTime = Timestamp.nullable();
 
-/** SPEC §2.4 summary, exact: orders.list returns these fields and no others. */
+/** The order summary of docs/behaviour.md#orders, exact: orders.list returns these fields and no others. */
 export const OrderSummary = z.strictObject({
   id: Id,
   email: z.string(),
@@ -29,7 +29,7 @@ export const OrderSummary = z.strictObject({
   createdAt: Timestamp,
 });
 
-/** SPEC §2.4 order item. */
+/** An order item (docs/behaviour.md#orders). */
 export const OrderItemRecord = z.strictObject({
   id: Id,
   orderId: Id,
@@ -43,7 +43,7 @@ export const OrderItemRecord = z.strictObject({
     .meta({ description: 'Snapshot of the selected variant attributes (name → value, kept as they were), or null.' }),
 });
 
-/** SPEC §2.4 full record: every field always present, null where unknown. */
+/** The full order record (docs/behaviour.md#orders): every field always present, null where unknown. */
 export const OrderRecord = z.strictObject({
   id: Id,
   userId: OptionalText,
@@ -89,7 +89,7 @@ export const OrderRecord = z.strictObject({
   items: z.array(OrderItemRecord),
 });
 
-/** Shipping and billing addresses and contact details taken by cart.checkout (CONTRACT §9). */
+/** Shipping and billing addresses and contact details taken by cart.checkout (docs/behaviour.md#checkout). */
 const Line = z.string().trim().min(1).max(200);
 const Address = {
   name: Line.meta({ description: 'Full name of the recipient.', examples: ['Karen Blixen'] }),
@@ -116,7 +116,7 @@ export const CheckoutResult = z.strictObject({
   vatOere: money(Int, 'the VAT contained in totalDkk (25 %): round(totalDkk / 5).', 29980),
 });
 
-/** Issue 12 B5: how a shipped order travels, given with orders.update_status to (or again at) shipped. */
+/** How a shipped order travels, given with orders.update_status to (or again at) shipped. */
 export const Shipment = z.strictObject({
   carrier: z.string().trim().min(1).max(100).optional().meta({ description: 'The carrier, e.g. PostNord, GLS, DAO.', examples: ['PostNord'] }),
   trackingNumber: z.string().trim().min(1).max(100).optional().meta({ description: "The carrier's tracking number." }),

@@ -3,7 +3,7 @@ import { Id, ImageUrl, NonNegativeInt, PositiveInt, Slug, money } from './common
 
 const Scalar = z.union([z.string(), z.number(), z.boolean()]);
 
-/** SPEC §2.1 write rules; shared by products.create and products.update's patch. */
+/** The product write rules of docs/behaviour.md#products; shared by products.create and products.update's patch. */
 export const ProductFields = {
   name: z.string().min(2).max(200).meta({ description: 'Display name.', examples: ['Aviator Classic'] }),
   description: z.string().min(10).max(20_000).meta({ description: 'Product description, at least 10 characters.' }),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Id, Int, Timestamp, Url } from './common.ts';
 import { isSafeImageSrc } from './layout.ts';
 
-/** SPEC §2.6 and §8 write rules; shared by services.create and the patch of services.update. */
+/** The write rules of docs/behaviour.md#service-offerings; shared by services.create and the patch of services.update. */
 export const ServiceFields = {
   title: z.string().min(2).max(200).meta({ description: 'Title, 2 to 200 characters.', examples: ['Synsprøve'] }),
   body: z.string().min(1).max(50_000).meta({

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * Advice on an accepted input that is probably a mistake (issue 12 A3): the call succeeds, and the answer
- * carries the warning beside the result, so the exact result shapes of the SPEC stay exact.
+ * Advice on an accepted input that is probably a mistake (docs/behaviour.md#warnings): the call succeeds, and the answer
+ * carries the warning beside the result, so the exact result shapes stay exact.
  */
 export const Warning = z.strictObject({
   code: z.enum(['amount_below_one_krone']).meta({ description: 'What looks wrong; amount_below_one_krone: an amount under 100 øre.' }),

@@ -13,7 +13,7 @@ const DEMO_DISCOUNTS = [
   { code: 'VINTER15', type: 'percent', value: 15, usageLimit: null, active: false },
 ] as const;
 
-/** The settings' defaults (CONTRACT §9); the demo store does not change them. */
+/** The settings' defaults (docs/behaviour.md#pricing-a-cart); the demo store does not change them. */
 const SHIPPING = { shippingDkk: 4900, freeShippingThresholdDkk: 50_000 };
 
 type Ordered = { id: string; name: string; priceDkk: number };

@@ -52,7 +52,7 @@ const PRODUCTS: DemoProduct[] = [
 ];
 
 /**
- * Fills an empty store with a small demo shop (CONTRACT §1 BUTIK_SEED=demo). Does nothing when the
+ * Fills an empty store with a small demo shop (BUTIK_SEED=demo, docs/behaviour.md#running-it). Does nothing when the
  * catalog already has categories, so restarts and other instances leave it alone.
  */
 export async function seedDemoStore(db: Db, options: { baseUrl: string }): Promise<boolean> {

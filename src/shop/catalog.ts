@@ -17,7 +17,7 @@ export async function findProduct(db: Queryable, slug: string, options: { lock?:
 
 /**
  * The not_found for a slug no visible product has. A soft-deleted product keeps its slug, so the answer can
- * say it was deleted and name the audit entry whose revert brings it back (issue 12 B2): the latest entry of
+ * say it was deleted and name the audit entry whose revert brings it back (docs/behaviour.md#problem-members-an-agent-can-act-on): the latest entry of
  * a deleted product is its deletion, because a deleted product cannot be edited.
  */
 export async function productNotFound(db: Queryable, slug: string): Promise<ToolError> {
@@ -41,7 +41,7 @@ export async function productNotFound(db: Queryable, slug: string): Promise<Tool
 
 /**
  * A visible category. `lock: 'share'` holds it until the write commits, so a concurrent categories.delete
- * (which locks FOR UPDATE, then counts products) waits and then sees the new product. CONTRACT §4.
+ * (which locks FOR UPDATE, then counts products) waits and then sees the new product.
  */
 export async function findCategory(
   db: Queryable,
@@ -59,7 +59,7 @@ export async function findCategory(
 }
 
 /**
- * CONTRACT §11: exactly one of categoryId / categorySlug on create, at most one on update. Only writes
+ * Exactly one of categoryId / categorySlug on create, at most one on update (docs/behaviour.md#other-decisions). Only writes
  * call this, so the category is share-locked until they commit.
  */
 export async function resolveCategoryId(

@@ -7,9 +7,9 @@ export type PageRow = typeof pages.$inferSelect;
 export type ServiceRow = typeof services.$inferSelect;
 export type ContentStatus = PageRow['status'];
 
-/** SPEC §2.5: a page is published at /info/<slug>. */
+/** A page is published at /info/<slug>. */
 export const pageUrl = (baseUrl: string, slug: string): string => `${baseUrl}/info/${slug}`;
-/** SPEC §2.6: offerings are shown under /services. */
+/** Offerings are shown under /services. */
 export const serviceUrl = (baseUrl: string, slug: string): string => `${baseUrl}/services/${slug}`;
 
 export async function findPage(db: Queryable, slug: string, options: { lock?: boolean } = {}): Promise<PageRow> {
@@ -26,7 +26,7 @@ export async function findService(db: Queryable, slug: string, options: { lock?:
   return row;
 }
 
-/** The published page with this slug; drafts are as invisible as missing pages (CONTRACT §7, §11). */
+/** The published page with this slug; drafts are as invisible as missing pages (docs/behaviour.md#public-pages). */
 export async function findPublishedPage(db: Queryable, slug: string): Promise<PageRow | undefined> {
   const [row] = await db.select().from(pages).where(and(eq(pages.slug, slug), eq(pages.status, 'published')));
   return row;
@@ -36,7 +36,7 @@ export async function listPublishedPages(db: Queryable): Promise<PageRow[]> {
   return db.select().from(pages).where(eq(pages.status, 'published')).orderBy(asc(pages.title), asc(pages.slug));
 }
 
-/** CONTRACT §7: the /services listing is by navOrder ascending; ties by title so the order is stable. */
+/** The /services listing is by navOrder ascending; ties by title so the order is stable. */
 export async function listServices(db: Queryable, status?: ContentStatus): Promise<ServiceRow[]> {
   return db.select().from(services)
     .where(status ? eq(services.status, status) : undefined)

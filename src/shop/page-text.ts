@@ -2,7 +2,7 @@ import type { Layout, LeafSection, Section } from '../schema/layout.ts';
 
 /**
  * A Visual Builder layout as the markdown-like text of page bodies, so site.get_page can show an agent what
- * /info/<slug> shows when a layout replaces the body (issue 12 B3): headings as "## ", links as [label](href),
+ * /info/<slug> shows when a layout replaces the body (docs/behaviour.md#page-bodies-and-layouts): headings as "## ", links as [label](href),
  * images as ![alt](url), columns one after the other.
  */
 export function layoutAsText(layout: Layout): string {

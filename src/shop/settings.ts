@@ -10,7 +10,7 @@ import type { Queryable } from '../db/client.ts';
 export const MAX_SHIPPING_DKK = 1_000_000;
 
 /**
- * The shop settings and their defaults (CONTRACT §9: shippingDkk 4900, freeShippingThresholdDkk 50000).
+ * The shop settings and their defaults (docs/behaviour.md#pricing-a-cart: shippingDkk 4900, freeShippingThresholdDkk 50000).
  * Stored one row per key in `settings` as {"value": …}; a key without a row has its default.
  */
 /** ISO 4217 codes this Node.js knows how to format; every amount in the shop is in the chosen one's minor unit. */

@@ -4,7 +4,7 @@ import type { Html } from '../edge/html/template.ts';
 export type HeadingLevel = 2 | 3 | 4;
 
 /**
- * SPEC §2.5: a body is simple markdown-like text — "##" headings and paragraphs separated by blank lines.
+ * A page body (docs/behaviour.md#page-bodies-and-layouts) is simple markdown-like text — "##" headings and paragraphs separated by blank lines.
  * Also understood: "###" as a subheading and blocks whose every line starts with "- " as a list.
  * Nothing in the text is ever markup: all of it is escaped.
  */

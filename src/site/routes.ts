@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Slug } from '../schema/common.ts';
-import type { RoutePlugin } from '../services.ts';
+import type { RoutePlugin } from '../deps.ts';
 import { findPublishedPage, findPublishedService, listServices } from '../shop/content.ts';
 import { loadChrome } from './chrome.ts';
 import { SITE_POLICY, STYLESHEET_PATH, renderDocument } from './document.ts';
@@ -23,10 +23,10 @@ type Params = { slug: string };
 
 /**
  * Public HTML: the shop (/, /products, /products/<slug>, /categories/<slug>), /info/<slug>, /services,
- * /services/<slug> (CONTRACT §7), the stylesheet and demo images.
+ * /services/<slug> (docs/behaviour.md#public-pages), the stylesheet and demo images.
  */
-export const siteRoutes: RoutePlugin = async (app, { services }) => {
-  const db = services.database.db;
+export const siteRoutes: RoutePlugin = async (app, { deps }) => {
+  const db = deps.database.db;
   app.get(STYLESHEET_PATH, async (request, reply) =>
     sendCached(request, reply, { type: CSS_TYPE, body: SITE_CSS, maxAgeSeconds: ASSET_MAX_AGE, policy: SITE_POLICY }));
 
@@ -69,7 +69,7 @@ export const siteRoutes: RoutePlugin = async (app, { services }) => {
     const product = await findShopProduct(db, request.params.slug);
     if (!product) return renderNotFound(request, reply);
     const chrome = await chromeFor();
-    return sendPage(request, reply, chrome, productView(product, services.baseUrl, chrome.currency));
+    return sendPage(request, reply, chrome, productView(product, deps.baseUrl, chrome.currency));
   });
 
   app.get<{ Params: Params }>('/categories/:slug', async (request, reply) => {
@@ -103,7 +103,7 @@ export const siteRoutes: RoutePlugin = async (app, { services }) => {
   });
 
   function chromeFor(): Promise<Chrome> {
-    return loadChrome(db, services.runtime.clock());
+    return loadChrome(db, deps.runtime.clock());
   }
 
   /** Drafts, unknown slugs and a switched-off listing all look the same: the styled 404 page. */

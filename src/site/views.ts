@@ -6,7 +6,7 @@ import type { PageView } from './document.ts';
 import { headingTag, renderBodyText } from './markup.ts';
 import { renderLayout } from './sections.ts';
 
-/** CONTRACT §7: /info/<slug> renders the layout when the page has one, else its body. */
+/** /info/<slug> renders the layout when the page has one, else its body. */
 export function pageView(page: PageRow): PageView {
   const layout = readStoredLayout(page.layout);
   const content = layout ? renderLayout(layout, page.title) : html`${headingTag(1, page.title)}${renderBodyText(page.body)}`;
@@ -17,7 +17,7 @@ export function pageView(page: PageRow): PageView {
   };
 }
 
-/** CONTRACT §7: published offerings only, in the order given (navOrder ascending). */
+/** Published offerings only, in the order given (navOrder ascending). */
 export function servicesView(offerings: readonly ServiceRow[], storeName: string): PageView {
   const list = offerings.length === 0
     ? html`<p>Der er ingen ydelser at vise lige nu.</p>`

@@ -13,7 +13,7 @@ type Db = ToolContext['db'];
 export type RevertResult = { revertedEntryId: string; entryId: string };
 
 /**
- * CONTRACT §7: puts the entry's `before` snapshot back, in the caller's transaction, and records that
+ * Puts the entry's `before` snapshot back, in the caller's transaction, and records that
  * as an entry of its own. The entry and the target row stay locked from the check to the restore,
  * so two reverts of one entry, or a revert racing an edit, cannot both pass.
  */
@@ -78,7 +78,7 @@ function describe(target: RevertTarget, snapshot: Snapshot | null, id: string): 
   return typeof name === 'string' ? `${target.label} "${name}"` : `${target.label} ${id}`;
 }
 
-/** "A target changed since": the row must still be exactly what the entry left behind. CONTRACT §7. */
+/** "A target changed since": the row must still be exactly what the entry left behind. */
 function assertUnchangedSince(entry: Entry, target: RevertTarget, current: object | undefined, after: Snapshot | null): void {
   const what = describe(target, after ?? (current ? toSnapshot(current) : null), entry.targetId);
   const newer = `Revert the newer entries first (audit.list with targetId "${entry.targetId}" lists them, newest first), `

@@ -8,7 +8,7 @@ import type { ToolContext } from '../context.ts';
 
 type Db = ToolContext['db'];
 
-/** A table whose audit entries audit.revert can undo. CONTRACT §7. */
+/** A table whose audit entries audit.revert can undo (docs/behaviour.md#audit-and-revert). */
 export type RevertTarget = {
   table: PgTable;
   /** The single-column primary key that audit entries name as targetId. */
@@ -27,7 +27,7 @@ export type RevertTarget = {
 
 /**
  * Every targetType that can be reverted. Orders are absent on purpose: an order status carries
- * side effects (stock, discount uses, payments) that a snapshot cannot undo. CONTRACT §7.
+ * side effects (stock, discount uses, payments) that a snapshot cannot undo.
  */
 const TARGETS: ReadonlyMap<string, RevertTarget> = new Map([
   ['product', target(products, {

@@ -24,7 +24,7 @@ const CART_PRICING = 'Every cart answer is priced from the current product price
 const DISCOUNT_FAILURE = 'An unknown or unusable code → 422 discount_not_applicable with reason unknown_code, inactive, '
   + 'expired or usage_limit_reached.';
 
-/** Audits a cart write with before/after snapshots and answers the priced cart. CONTRACT §7. */
+/** Audits a cart write with before/after snapshots and answers the priced cart. */
 async function auditedCart(ctx: ToolContext, cartId: string, before: unknown): Promise<Cart> {
   const cart = await findCart(ctx.db, cartId);
   const view = await renderCart(ctx.db, cart);
@@ -45,7 +45,7 @@ export const createCart = defineTool({
     discountCode: DiscountCodeRef.optional(),
   }).meta({ examples: [{ items: [{ slug: 'aviator-classic', quantity: 1 }], discountCode: 'SOMMER25' }] }),
   output: Cart,
-  // A hot path (issue 15): the answer is priced from the rows this call read or wrote, not read back.
+  // A hot path: the answer is priced from the rows this call read or wrote, not read back.
   async handler({ items, discountCode }, ctx) {
     const lines = [];
     for (const item of items) {

@@ -12,7 +12,7 @@ export type ToolAnnotations = {
   openWorldHint: boolean;
 };
 
-/** SPEC §9: a deprecated tool announces itself with RFC 9745 / RFC 8594 headers and in OpenAPI. */
+/** A deprecated tool (docs/behaviour.md#versioning-and-deprecation) announces itself with RFC 9745 / RFC 8594 headers and in OpenAPI. */
 export type Deprecation = { since: Date; sunset: Date; link: string };
 
 export type ToolDefinition<I extends z.ZodType, O extends z.ZodType> = {
@@ -20,7 +20,7 @@ export type ToolDefinition<I extends z.ZodType, O extends z.ZodType> = {
   name: string;
   description: string;
   scope: Scope;
-  /** Open without credentials (SPEC §1: only the five public read tools). */
+  /** Open without credentials (only the five public read tools). */
   anonymous?: boolean;
   annotations: ToolAnnotations;
   input: I;
@@ -33,7 +33,7 @@ export type ToolDefinition<I extends z.ZodType, O extends z.ZodType> = {
 
 export type AnyTool = ToolDefinition<z.ZodType, z.ZodType>;
 
-/** One declaration per tool drives REST, OpenAPI and MCP. STYLE §1. */
+/** One declaration per tool drives REST, OpenAPI and MCP (docs/architecture.md#the-idea-in-one-paragraph). */
 export function defineTool<I extends z.ZodType, O extends z.ZodType>(tool: ToolDefinition<I, O>): ToolDefinition<I, O> {
   return tool;
 }

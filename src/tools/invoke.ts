@@ -29,7 +29,7 @@ export type ToolCall = {
 };
 
 /**
- * CONTRACT §4, §11: anonymous callers of a private tool get 401, keys without the scope 403,
+ * docs/behaviour.md#order-of-checks: anonymous callers of a private tool get 401, keys without the scope 403,
  * before anything about the request body is looked at.
  */
 export function authorizeTool(tool: AnyTool, actor: Actor): void {
@@ -78,7 +78,7 @@ function fieldsError(errors: FieldError[]): ToolError {
 
 export type ToolAnswer = { result: unknown; warnings: Warning[] };
 
-/** The one execution path of every tool, REST and MCP alike. STYLE §3. */
+/** The one execution path of every tool, REST and MCP alike (docs/architecture.md#rest-post-apiv1toolsname). */
 export async function invokeTool(runtime: ToolRuntime, call: ToolCall): Promise<ToolAnswer> {
   const { tool, actor, channel } = call;
   authorizeTool(tool, actor);

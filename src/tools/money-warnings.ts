@@ -5,7 +5,7 @@ import type { Warning } from '../schema/warning.ts';
 const ONE_KRONE = 100;
 
 /**
- * Issue 12 A3: `priceDkk: 1499` meant as kroner makes a 14,99 kr product. Such a write is legal (SPEC: > 0)
+ * `priceDkk: 1499` meant as kroner makes a 14,99 kr product. Such a write is legal (a price need only be > 0)
  * and succeeds, but the answer says what it did and what the caller probably meant.
  */
 export function belowOneKrone(field: string, oere: number | undefined): Warning[] {

@@ -12,7 +12,7 @@ import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
 import { searchProducts } from './products-search.ts';
 
-/** Every writable product field with its SPEC §2.1 rule; create and update's patch both derive from it. */
+/** Every writable product field with its rule (docs/behaviour.md#products); create and update's patch both derive from it. */
 const ProductWrite = z.strictObject(ProductFields);
 const OPTIONAL_ON_CREATE = {
   brand: true, frameColor: true, lensColor: true, featured: true, images: true, attributes: true, answerSummary: true,

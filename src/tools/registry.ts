@@ -17,7 +17,7 @@ import { marketingTools } from './marketing.ts';
 import { imageTools } from './images.ts';
 
 /**
- * The only list of tools. REST routes, the OpenAPI document and MCP all read it. STYLE §1. These are every
+ * The only list of tools. REST routes, the OpenAPI document and MCP all read it (docs/architecture.md#adding-a-tool-step-by-step). These are every
  * shop's; toolsFor in app.ts adds those of the features a configuration switches on.
  */
 export const ALL_TOOLS: readonly AnyTool[] = [

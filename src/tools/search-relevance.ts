@@ -71,7 +71,7 @@ const tableWalk = (wanted: number) => 1_000 + 10 * wanted;
  * 2. every word, Danish-stemmed, begins a word of the name ("polar" → "polariseret", "brillerne" → "briller");
  * 3. the same over name, brand and description ("titanium" → the frame material);
  * 4. the name resembles q (pg_trgm word similarity): typos ("aviatr") and word parts ("briller" in "solbriller").
- * Within a class the catalog's stable sort applies (newest first, ties by id). SPEC §4.2, CONTRACT §11.
+ * Within a class the catalog's stable sort applies (newest first, ties by id; docs/behaviour.md#search).
  * Every word may also be met by its Danish equivalent (relevanceValues). The stemmer is PostgreSQL's own
  * (the `danish` text search configuration, which also drops Danish stop words such as "og" and "med"); the
  * documents stay `simple`, so the stem is matched as a prefix of the words as written.

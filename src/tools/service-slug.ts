@@ -12,7 +12,7 @@ const SUFFIX_ROOM = 8;
 const MAX_ATTEMPTS = 20;
 
 /**
- * SPEC §2.6: a slug made from the title when none is given, with -2, -3 … when taken. Candidates are
+ * A slug made from the title when none is given, with -2, -3 … when taken. Candidates are
  * inserted with ON CONFLICT DO NOTHING, so a concurrent create of the same title takes the next number
  * instead of failing (a unique violation would abort the whole transaction).
  */

@@ -15,14 +15,14 @@ import type { AnyTool } from './define-tool.ts';
 const PageUrl = z.string().meta({ description: 'The public address: BASE_URL/info/<slug> for a page, BASE_URL/services/<slug> for a service.' });
 
 /**
- * Service offerings are read through the same anonymous tools as pages (the anonymous set stays the five of
- * the SPEC, and site.list_pages stays the published pages of CONTRACT §9): "services" is the listing,
+ * Service offerings are read through the same anonymous tools as pages (the anonymous set stays five tools,
+ * and site.list_pages stays the published pages, docs/behaviour.md#tools-named-by-scope): "services" is the listing,
  * "services/<slug>" one offering.
  */
 const SERVICES = 'services';
 const SERVICE_PREFIX = `${SERVICES}/`;
 
-/** CONTRACT §9, §11: anonymous reads of the published site content under scope pages:read. */
+/** docs/behaviour.md#tools-named-by-scope: anonymous reads of the published site content under scope pages:read. */
 export const listSitePages = defineTool({
   name: 'site.list_pages',
   description: 'List the published content pages of the site (about, delivery, returns …) with their public URLs. '
@@ -62,7 +62,7 @@ export const getSitePage = defineTool({
     }
     const page = await findPublishedPage(db, slug);
     if (!page && slug === SERVICES) return servicesListing(db, baseUrl);
-    // CONTRACT §11: a draft is as absent as a missing page.
+    // A draft is as absent as a missing page.
     if (!page) throw new ToolError('not_found', `No published page with slug "${slug}"; site.list_pages shows them.`);
     return { slug: page.slug, title: page.title, body: shownBody(page), url: pageUrl(baseUrl, page.slug), updatedAt: toIso(page.updatedAt) };
   },

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { mountMcp } from '../edge/mcp-mount.ts';
 import type { McpRefusal } from '../edge/mcp-mount.ts';
 import type { Log } from '../log.ts';
-import type { Services } from '../services.ts';
+import type { AppDeps } from '../deps.ts';
 import { parseAgent, UCP_VERSION } from './agent-header.ts';
 import type { callerAdmission, UcpCaller } from './caller.ts';
 import { errorBody, UcpError } from './errors.ts';
@@ -88,19 +88,19 @@ function sendUcpError(reply: FastifyReply, error: UcpError, headers: Record<stri
  */
 export const ucpMcpRoute = async (
   app: FastifyInstance,
-  { services, run, admit }: { services: Services; run: RunOperation; admit: ReturnType<typeof callerAdmission> },
+  { deps, run, admit }: { deps: AppDeps; run: RunOperation; admit: ReturnType<typeof callerAdmission> },
 ) => {
   mountMcp<CallContext>(app, {
     path: UCP_MCP_PATH,
     label: 'UCP MCP',
-    baseUrl: () => services.baseUrl,
-    allowedOrigins: services.config.allowedOrigins,
+    baseUrl: () => deps.baseUrl,
+    allowedOrigins: deps.config.allowedOrigins,
     refuse: (reply, refusal, headers) => {
       const { status, code } = REFUSALS[refusal.kind];
       return sendUcpError(reply, new UcpError(status, code, refusal.message), headers);
     },
     async admit(request, reply, cors) {
-      const limit = await services.gate.limiter.consume('ucp', request.ip);
+      const limit = await deps.gate.limiter.consume('ucp', request.ip);
       if (limit.exceeded) {
         reply.header('retry-after', String(limit.resetSeconds));
         sendUcpError(reply, new UcpError(429, 'RATE_LIMITED', `Too many requests; retry in ${limit.resetSeconds} seconds.`), cors);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UCP_SCOPE } from '../access/scopes.ts';
-import type { OpenApiExtension } from '../services.ts';
+import type { OpenApiExtension } from '../deps.ts';
 import { UpdateOrder } from './orders.ts';
 import { CompleteCheckout, CreateCheckout, UpdateCheckout } from './schemas.ts';
 

@@ -5,7 +5,7 @@ import { isDatabaseUnavailable } from '../db/errors.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { Log } from '../log.ts';
 import { isStorableText, unstorableTextErrors } from '../schema/storable-text.ts';
-import type { Services } from '../services.ts';
+import type { AppDeps } from '../deps.ts';
 import type { Agent } from './agent-header.ts';
 import type { UcpCaller } from './caller.ts';
 import { completeSession } from './complete.ts';
@@ -60,12 +60,12 @@ export function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T
  * the call run once per Idempotency-Key and platform (checked before the body is validated, so a replay answers
  * what the first call did), and every failure answered as UCP's error structure.
  */
-export function ucpOperations(services: Services, delivery: WebhookDelivery, log: Log) {
-  const { config } = services;
-  const db = services.database.db;
+export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, log: Log) {
+  const { config } = deps;
+  const db = deps.database.db;
   const profiles = platformProfiles(config.ucp.mode === 'live' ? 'live' : 'test', log);
   const settingsFor = (caller: UcpCaller): WriteSettings => ({
-    handlers: config.ucp.paymentHandlers, caller, baseUrl: services.baseUrl, now: services.runtime.clock(), savedAddresses: config.ucp.savedAddresses,
+    handlers: config.ucp.paymentHandlers, caller, baseUrl: deps.baseUrl, now: deps.runtime.clock(), savedAddresses: config.ucp.savedAddresses,
   });
 
   const operations: Record<OperationName, Operation> = {
@@ -85,7 +85,7 @@ export function ucpOperations(services: Services, delivery: WebhookDelivery, log
       async run({ id, agent, profile, body, settings, idempotencyKey, requestId, log: callLog }) {
         const completed = await completeSession(db, id, parse(CompleteCheckout, body), {
           ...settings, log: callLog, platform: agent.profile, idempotencyKey: idempotencyKey ?? requestId, webhookUrl: profile.webhookUrl,
-          events: services.runtime.orderEvents,
+          events: deps.runtime.orderEvents,
         });
         // order_placed was queued with the order; it leaves now rather than at the next poll.
         void delivery.kick();
@@ -107,7 +107,7 @@ export function ucpOperations(services: Services, delivery: WebhookDelivery, log
       writes: true,
       about: 'Order',
       async run({ id, requestId }) {
-        const shipped = await simulateShipping(services, id, requestId);
+        const shipped = await simulateShipping(deps, id, requestId);
         void delivery.kick();
         return { status: 200, body: shipped };
       },
@@ -132,7 +132,7 @@ export function ucpOperations(services: Services, delivery: WebhookDelivery, log
       return call.idempotencyKey && operation.writes
         ? await runIdempotent(db, {
           // Keys are scoped per platform: its key in key mode, its profile in open mode.
-          caller: call.caller.keyId !== null ? `ucp:key:${call.caller.keyId}` : `ucp:${call.agent.profile}`, key: call.idempotencyKey, tool: `ucp.${call.operation}/${call.id}`, body: call.body, now: services.runtime.clock(),
+          caller: call.caller.keyId !== null ? `ucp:key:${call.caller.keyId}` : `ucp:${call.agent.profile}`, key: call.idempotencyKey, tool: `ucp.${call.operation}/${call.id}`, body: call.body, now: deps.runtime.clock(),
         }, execute, (stored) => stored)
         : await execute();
     } catch (error) {

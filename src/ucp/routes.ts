@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { decodeJsonBody } from '../edge/json-body.ts';
-import type { Services } from '../services.ts';
+import type { AppDeps } from '../deps.ts';
 import { parseAgent } from './agent-header.ts';
 import { callerAdmission } from './caller.ts';
 import { errorBody, UcpError } from './errors.ts';
@@ -18,22 +18,22 @@ type BodyKind = 'json' | 'optional' | 'none';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
- * UCP (issue 17) under BASE_URL: discovery, the REST binding (checkout sessions and orders) and the MCP binding
+ * UCP (docs/ucp.md) under BASE_URL: discovery, the REST binding (checkout sessions and orders) and the MCP binding
  * at /ucp/mcp. Every answer, errors included, is UCP's JSON; nothing here answers problem+json.
  */
-export const ucpRoutes = async (app: FastifyInstance, { services, delivery }: { services: Services; delivery: WebhookDelivery }) => {
-  const { config, database } = services;
-  const run = ucpOperations(services, delivery, app.log);
-  const admit = callerAdmission(config.ucp.auth, services.gate);
+export const ucpRoutes = async (app: FastifyInstance, { deps, delivery }: { deps: AppDeps; delivery: WebhookDelivery }) => {
+  const { config, database } = deps;
+  const run = ucpOperations(deps, delivery, app.log);
+  const admit = callerAdmission(config.ucp.auth, deps.gate);
 
   app.get('/.well-known/ucp', async (_request, reply) => {
     const keys = await publishedSigningKeys(database.db);
     return reply.header('cache-control', 'public, max-age=300').type(JSON_TYPE)
-      .send(JSON.stringify(businessProfile(services.baseUrl, config.ucp.paymentHandlers, keys)));
+      .send(JSON.stringify(businessProfile(deps.baseUrl, config.ucp.paymentHandlers, keys)));
   });
 
   const route = (operation: OperationName, body: BodyKind, guard?: (request: IdRequest) => void) =>
-    (request: IdRequest, reply: FastifyReply) => serve(services, run, request, reply, { operation, body, guard, admit });
+    (request: IdRequest, reply: FastifyReply) => serve(deps, run, request, reply, { operation, body, guard, admit });
 
   app.post('/checkout-sessions', route('create_checkout', 'json'));
   app.get('/checkout-sessions/:id', route('get_checkout', 'none'));
@@ -48,19 +48,19 @@ export const ucpRoutes = async (app: FastifyInstance, { services, delivery }: { 
       if (!secretMatches(request.headers['simulation-secret'], secret)) throw new UcpError(403, 'FORBIDDEN', 'Invalid Simulation Secret');
     }));
   }
-  await app.register(ucpMcpRoute, { services, run, admit });
+  await app.register(ucpMcpRoute, { deps, run, admit });
 };
 
 type Admission = ReturnType<typeof callerAdmission>;
 
 /** One REST call: the `ucp` rate limit per IP, UCP-Agent, the caller (key mode: its key), the body, then the operation. */
 async function serve(
-  services: Services, run: RunOperation, request: IdRequest, reply: FastifyReply,
+  deps: AppDeps, run: RunOperation, request: IdRequest, reply: FastifyReply,
   served: { operation: OperationName; body: BodyKind; guard?: (request: IdRequest) => void; admit: Admission },
 ): Promise<FastifyReply> {
   reply.header('cache-control', 'no-store');
   try {
-    const limit = await services.gate.limiter.consume('ucp', request.ip);
+    const limit = await deps.gate.limiter.consume('ucp', request.ip);
     if (limit.exceeded) {
       throw new UcpError(429, 'RATE_LIMITED', `Too many requests; retry in ${limit.resetSeconds} seconds.`, { retryAfter: limit.resetSeconds });
     }

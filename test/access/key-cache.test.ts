@@ -9,7 +9,7 @@ import { master } from '../helpers/fixtures.ts';
 import { send } from '../helpers/http.ts';
 
 /**
- * The in-process cache of key lookups (issue #7): a rotation or revocation made through an instance takes
+ * The in-process cache of key lookups (docs/behaviour.md#api-keys-and-scopes): a rotation or revocation made through an instance takes
  * effect there at once; made elsewhere (another instance, the offline CLI), within KEY_CACHE_TTL_MS.
  */
 let t: TestApp;

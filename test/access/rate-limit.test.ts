@@ -7,7 +7,7 @@ function state(policy: PolicyName, quota: number, remaining: number, resetSecond
   return { policy, quota, remaining, resetSeconds, exceeded };
 }
 
-describe('closest to exhaustion (CONTRACT §11)', () => {
+describe('closest to exhaustion', () => {
   it('names the policy with the smallest remaining fraction, not the smallest remainder', () => {
     // preauth 50/120 ≈ 0.42 is closer to exhaustion than key 300/600 = 0.5.
     expect(closestToExhaustion([state('preauth', 120, 50), state('key', 600, 300)])?.policy).toBe('preauth');
@@ -26,7 +26,7 @@ describe('closest to exhaustion (CONTRACT §11)', () => {
   });
 });
 
-describe('rate-limit headers (CONTRACT §5)', () => {
+describe('rate-limit headers', () => {
   it('writes the structured pair and the legacy trio for the chosen policy', () => {
     expect(rateLimitHeaders([state('preauth', 120, 119, 60), state('key', 600, 599, 60)], 60)).toEqual({
       'ratelimit-policy': '"preauth";q=120;w=60',
@@ -59,7 +59,7 @@ describe('the in-memory limiter', () => {
 });
 
 describe('configuration', () => {
-  it('defaults to the contract quotas, a 60 s window and the "butik" Redis prefix', () => {
+  it('defaults to the documented quotas, a 60 s window and the "butik" Redis prefix', () => {
     const config = loadConfig({});
     expect(config.rateLimits).toEqual({ anon: 60, preauth: 120, key: 600, ucp: 600 });
     expect(config.rateWindowSeconds).toBe(60);

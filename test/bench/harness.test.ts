@@ -6,7 +6,7 @@ import { TARGETS, profileFor } from '../../bench/profiles.ts';
 import { markdown, ordersRatio, ratio } from '../../bench/report.ts';
 import { targetsFor } from '../../bench/targets.ts';
 
-/** The benchmark harness's own logic; no timing happens in npm test (issue #7). */
+/** The benchmark harness's own logic; no timing happens in npm test. */
 const result = (rps: number): LoadResult => ({
   requests: rps * 10, durationS: 10, rps, statuses: { 200: rps * 10 }, errors: 0, timeouts: 0,
   latency: { p50: 1, p95: 2, p99: 3, mean: 1.2, max: 9 },

@@ -7,7 +7,7 @@ import {
 const unpaid = { paid: false };
 const paid = { paid: true };
 
-describe('order status machine (CONTRACT §8)', () => {
+describe('order status machine', () => {
   it('has a row for each of the twelve statuses and only targets known statuses', () => {
     expect(Object.keys(ORDER_TRANSITIONS).sort()).toEqual([...ORDER_STATUSES].sort());
     expect(ORDER_STATUSES).toHaveLength(12);
@@ -16,7 +16,7 @@ describe('order status machine (CONTRACT §8)', () => {
     }
   });
 
-  it('lists the legal next statuses of the contract table', () => {
+  it('lists the legal next statuses of the transition table', () => {
     expect(legalNextStatuses('pending_payment')).toEqual(['paid', 'pending', 'flagged_review', 'cancelled']);
     expect(legalNextStatuses('pending')).toEqual(['paid', 'processing', 'flagged_review', 'cancelled']);
     expect(legalNextStatuses('flagged_review')).toEqual(['paid', 'pending', 'processing', 'cancelled', 'refunded']);
@@ -37,7 +37,7 @@ describe('order status machine (CONTRACT §8)', () => {
     expect(legalNextStatuses('processing', paid)).not.toContain('cancelled');
   });
 
-  it('rejects the moves the contract leaves out', () => {
+  it('rejects the moves the transition table leaves out', () => {
     expect(isLegalTransition('cancelled', 'paid', unpaid)).toBe(false);
     expect(isLegalTransition('pending_payment', 'shipped', unpaid)).toBe(false);
     for (const to of ORDER_STATUSES) expect(isLegalTransition('refunded', to, paid)).toBe(false);

@@ -5,7 +5,7 @@ import {
 
 const shop = { shippingDkk: 4900, freeShippingThresholdDkk: 50000 };
 
-describe('pricing (CONTRACT §9)', () => {
+describe('pricing', () => {
   it('rounds a percent discount down to whole øre', () => {
     expect(discountAmount(9999, { type: 'percent', value: 10 })).toBe(999);
     expect(discountAmount(129900, { type: 'percent', value: 25 })).toBe(32475);

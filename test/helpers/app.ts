@@ -29,7 +29,7 @@ export type CallOptions = { key?: string; headers?: Record<string, string>; ip?:
 export type CallResult = {
   status: number;
   headers: Record<string, string | string[] | number | undefined>;
-  // Tests read arbitrary members of responses; the schema contract tests check shapes.
+  // Tests read arbitrary members of responses; the schema tests check shapes.
   body: any;
 };
 
@@ -74,8 +74,8 @@ export async function openTestDatabase(options: TestDatabaseOptions = {}): Promi
 }
 
 /**
- * Every response a test sees is checked against the contract: a success against the tool's exact
- * output schema, a failure against the problem shape of CONTRACT §4.
+ * Every response a test sees is checked against the documented shapes: a success against the tool's exact
+ * output schema, a failure against the problem shape (docs/behaviour.md#errors).
  */
 function assertContract(app: FastifyInstance, toolName: string, response: CallResult): void {
   if (response.status === 200) {
@@ -93,7 +93,7 @@ function assertContract(app: FastifyInstance, toolName: string, response: CallRe
   }
 }
 
-/** `{ok: true, result}`, and `warnings` only when there is at least one (issue 12 A3). */
+/** `{ok: true, result}`, and `warnings` only when there is at least one (docs/behaviour.md#warnings). */
 const SuccessEnvelope = z.strictObject({
   ok: z.literal(true),
   result: z.unknown(),

@@ -17,7 +17,7 @@ export async function send(t: TestApp, options: InjectOptions): Promise<CallResu
 }
 
 /**
- * Asserts the whole CONTRACT §4 problem: status, media type, every member, the legacy ok/error pair,
+ * Asserts the whole problem (docs/behaviour.md#errors): status, media type, every member, the legacy ok/error pair,
  * and that X-Request-Id names the same request as `instance`.
  */
 export function expectProblem(response: CallResult, status: number, code: ProblemCode): void {
@@ -37,7 +37,7 @@ export function expectProblem(response: CallResult, status: number, code: Proble
   });
   expect(typeof response.body.detail).toBe('string');
   expect(response.body.detail.length).toBeGreaterThan(0);
-  // The extension members some codes add (CONTRACT §4, issue 12 B2); nothing else may appear.
+  // The extension members some codes add (docs/behaviour.md#problem-members-an-agent-can-act-on); nothing else may appear.
   const extensions = ['errors', 'reason', 'legalNextStatuses', 'shortLines', 'auditEntryId'];
   const members = Object.keys(response.body).filter((key) => !extensions.includes(key)).sort();
   expect(members).toEqual(['code', 'detail', 'error', 'instance', 'ok', 'resolution', 'status', 'title', 'type']);
@@ -57,7 +57,7 @@ export function expectValidation(response: CallResult, paths: string[]): void {
 
 export const CHALLENGE = 'Bearer realm="butik"';
 export const INVALID_TOKEN_CHALLENGE = 'Bearer realm="butik", error="invalid_token"';
-/** On /api/mcp, CONTRACT §4's parameters are followed by the RFC 9728 address OAuth clients discover the server from. */
+/** On /api/mcp, the challenge's parameters are followed by the RFC 9728 address OAuth clients discover the server from. */
 const RESOURCE_METADATA = 'resource_metadata="http://butik.test/.well-known/oauth-protected-resource/api/mcp"';
 export const MCP_CHALLENGE = `${CHALLENGE}, ${RESOURCE_METADATA}`;
 export const MCP_INVALID_TOKEN_CHALLENGE = `${INVALID_TOKEN_CHALLENGE}, ${RESOURCE_METADATA}`;

@@ -6,8 +6,8 @@ import type { Database } from '../../src/db/client.ts';
 import { createTestApp } from './app.ts';
 import type { CallResult, TestApp, TestAppOptions } from './app.ts';
 
-/** The contract's own quotas (CONTRACT §5); tests lower them where counting to 600 would be slow. */
-export const CONTRACT_QUOTAS = 'anon:60,preauth:120,key:600';
+/** The default quotas (docs/behaviour.md#rate-limits); tests lower them where counting to 600 would be slow. */
+export const DEFAULT_QUOTAS = 'anon:60,preauth:120,key:600';
 
 /** A prefix no other test file or run uses, for counters in the one shared Redis. */
 export function uniqueRedisPrefix(): string {
@@ -23,7 +23,7 @@ export async function createLimitedApp(env: Record<string, string> = {}, options
   const t = await createTestApp({
     ...options,
     env: {
-      BUTIK_RATE_LIMITS: CONTRACT_QUOTAS,
+      BUTIK_RATE_LIMITS: DEFAULT_QUOTAS,
       ...(redisUrl ? { REDIS_URL: redisUrl, BUTIK_REDIS_PREFIX: uniqueRedisPrefix() } : {}),
       ...env,
     },
@@ -41,7 +41,7 @@ export async function createLimitedApp(env: Record<string, string> = {}, options
 export type Rate = { policy: string; quota: number; window: number; remaining: number; reset: number };
 
 /**
- * Reads the CONTRACT §5 headers and checks that the structured pair and the legacy trio agree, so a
+ * Reads the rate-limit headers and checks that the structured pair and the legacy trio agree, so a
  * test can compare one object.
  */
 export function readRate(response: CallResult): Rate {

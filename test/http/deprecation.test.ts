@@ -10,7 +10,7 @@ const SINCE = new Date('2026-01-01T00:00:00Z');
 const SUNSET = new Date('2026-07-01T00:00:00Z');
 const GUIDE = 'https://butik.test/docs/migrating-from-legacy-echo';
 
-/** A tool that exists only here, to watch SPEC §9 deprecation signals without deprecating a real one. */
+/** A tool that exists only here, to watch the deprecation signals without deprecating a real one. */
 const legacyEcho = defineTool({
   name: 'legacy.echo',
   description: 'Echoes its text back. Deprecated: kept for old clients until its sunset.',
@@ -38,14 +38,14 @@ function expectDeprecationHeaders(headers: Record<string, unknown>): void {
   expect(link).toContain(`<${GUIDE}>; rel="sunset"`);
 }
 
-describe('a deprecated tool (SPEC §9)', () => {
+describe('a deprecated tool', () => {
   it('announces Deprecation, Sunset and their Link relations on success, with the rate-limit headers', async () => {
     const response = await t.call('legacy.echo', { text: 'hej' }, { key });
     expect(response.status).toBe(200);
     expect(response.body.result).toEqual({ text: 'hej' });
     expectDeprecationHeaders(response.headers);
     expect(response.headers['ratelimit-policy']).toMatch(/^"(preauth|key)";q=\d+;w=60$/);
-    // The sunset is announced at least 90 days after the deprecation (SPEC §9.4).
+    // The sunset is announced at least 90 days after the deprecation.
     expect(SUNSET.getTime() - SINCE.getTime()).toBeGreaterThanOrEqual(90 * 86_400_000);
   });
 

@@ -200,7 +200,7 @@ describe('404, 409 and 422', () => {
   });
 
   it('answers lookups by identifiers that are not UUIDs with 404 not_found, never a cast error', async () => {
-    // Identifiers are text columns: a malformed one names nothing (CONTRACT §4 not_found), never a cast error.
+    // Identifiers are text columns: a malformed one names nothing (not_found), never a cast error.
     const lookups: Array<[string, Record<string, unknown>]> = [
       ['orders.get', { orderId: 'not-a-uuid' }],
       ['orders.get', { orderId: "1'; select pg_sleep(1); --" }],
@@ -324,7 +324,7 @@ describe('X-Request-Id', () => {
   });
 });
 
-describe('CONTRACT §11 clarifications', () => {
+describe('clarified edge cases', () => {
   it('lets a valid key without catalog:read call every anonymous tool', async () => {
     const key = await t.keyWith('orders:read');
     expect((await t.call('products.search', {}, { key })).status).toBe(200);

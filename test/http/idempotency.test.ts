@@ -51,7 +51,7 @@ async function storedKeys(idempotencyKey: string): Promise<number> {
   return row?.n ?? 0;
 }
 
-describe('Idempotency-Key replays (CONTRACT §10, §11)', () => {
+describe('Idempotency-Key replays', () => {
   it('replays a success byte for byte with Idempotent-Replayed and a new X-Request-Id, running the tool once', async () => {
     const key = newKey();
     const body = productBody();

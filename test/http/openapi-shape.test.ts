@@ -14,7 +14,7 @@ import { send } from '../helpers/http.ts';
 // The document is walked by path in every direction; its shape is what these tests check.
 type Json = Record<string, any>;
 
-/** SPEC §1: the only tools an anonymous client may use. */
+/** The only tools an anonymous client may use. */
 const ANONYMOUS_TOOLS = ['products.search', 'products.get', 'categories.list', 'site.list_pages', 'site.get_page'];
 const REDOCLY = resolve('node_modules/.bin/redocly');
 const FAILURE_STATUSES = ['400', '401', '403', '422', '429', '500', 'default'];
@@ -85,12 +85,12 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('has the title, version, licence and server of CONTRACT §3', () => {
+  it('has the documented title, version, licence and server', () => {
     expect(doc.info).toMatchObject({ title: 'Butik Agent API', version: '1.0.0', license: { name: 'MIT', identifier: 'MIT' } });
     expect(doc.servers).toEqual([{ url: BASE_URL }]);
   });
 
-  it('declares the bearerAuth scheme and the supported scopes of SPEC §5', () => {
+  it('declares the bearerAuth scheme and the supported scopes', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc['x-service-supported-scopes']).toEqual([
       'analytics:read', 'audit:read', 'audit:revert', 'cart:write', 'catalog:read', 'categories:read',
@@ -112,7 +112,7 @@ describe('the OpenAPI document', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('describes the key routes of CONTRACT §2 under the master-key scheme, with their exact result shapes', () => {
+  it('describes the key routes under the master-key scheme, with their exact result shapes', () => {
     expect(Object.keys(doc.paths).filter((path) => !path.startsWith('/api/v1/tools/')).sort())
       .toEqual(['/api/v1/keys', '/api/v1/keys/{id}', '/api/v1/keys/{id}/rotate']);
     expect(doc.components.securitySchemes.masterKey).toMatchObject({ type: 'http', scheme: 'bearer' });
@@ -138,7 +138,7 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('opens only the anonymous tools of SPEC §1, and every one of them that exists', () => {
+  it('opens only the anonymous tools, and every one of them that exists', () => {
     const anonymous = operations().filter(([, op]) => op['x-service-anonymous-read'] === true)
       .map(([path]) => path.replace('/api/v1/tools/', ''));
     for (const name of anonymous) expect(ANONYMOUS_TOOLS).toContain(name);
@@ -147,7 +147,7 @@ describe('the OpenAPI document', () => {
     for (const name of ['products.search', 'products.get', 'categories.list']) expect(anonymous).toContain(name);
   });
 
-  it('gives the site reads scope pages:read (CONTRACT §11) once they exist', () => {
+  it('gives the site reads scope pages:read once they exist', () => {
     for (const name of ['site.list_pages', 'site.get_page']) {
       const op = doc.paths[`/api/v1/tools/${name}`]?.post;
       if (op) expect(op['x-service-required-scope']).toBe('pages:read');
@@ -202,7 +202,7 @@ describe('the OpenAPI document', () => {
     expect(result.items.required.sort()).toEqual(Object.keys(result.items.properties).sort());
   });
 
-  it('states the SPEC bounds in the request schemas', () => {
+  it('states the documented bounds in the request schemas', () => {
     const search = doc.paths['/api/v1/tools/products.search'].post.requestBody.content['application/json'].schema.properties;
     expect(search.limit).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
     expect(search.offset).toMatchObject({ minimum: 0, maximum: 10000, default: 0 });

@@ -10,16 +10,16 @@ const REDIS_URL = process.env.REDIS_URL;
 
 // Each test uses its own client IP, so the tests of one app never share a counter. `tight` sits behind
 // a (pretend) balancer; requests without X-Forwarded-For count by their socket address as usual.
-let contract: TestApp;
+let standard: TestApp;
 let tight: TestApp;
-let contractDatabase: { readonly count: number };
+let standardDatabase: { readonly count: number };
 beforeAll(async () => {
-  contract = await createLimitedApp();
-  contractDatabase = observeDatabaseUse(contract.database);
+  standard = await createLimitedApp();
+  standardDatabase = observeDatabaseUse(standard.database);
   tight = await createLimitedApp({ BUTIK_RATE_LIMITS: 'anon:2,preauth:4,key:2', BUTIK_TRUST_PROXY: 'true' });
 });
 afterAll(async () => {
-  await contract?.close();
+  await standard?.close();
   await tight?.close();
 });
 
@@ -38,18 +38,18 @@ function expectRefused(response: CallResult, policy: string): void {
 describe('anonymous policy', () => {
   it('refuses the 61st anonymous request of a window with 429 rate_limited, the headers and Retry-After', async () => {
     const ip = '10.0.1.1';
-    const first = await search(contract, ip);
+    const first = await search(standard, ip);
     expect(first.status).toBe(200);
     expect(readRate(first)).toEqual({ policy: 'anon', quota: 60, window: 60, remaining: 59, reset: 60 });
-    for (let i = 2; i <= 60; i += 1) expect((await search(contract, ip)).status).toBe(200);
-    const refused = await search(contract, ip);
+    for (let i = 2; i <= 60; i += 1) expect((await search(standard, ip)).status).toBe(200);
+    const refused = await search(standard, ip);
     expectRefused(refused, 'anon');
     expect(refused.body.detail).toMatch(/"anon"/);
-    expect((await search(contract, '10.0.1.2')).status).toBe(200);
+    expect((await search(standard, '10.0.1.2')).status).toBe(200);
   });
 
   it('treats a non-Bearer Authorization as anonymous', async () => {
-    const response = await search(contract, '10.0.1.3', { headers: { authorization: 'Basic dXNlcjpwYXNz' } });
+    const response = await search(standard, '10.0.1.3', { headers: { authorization: 'Basic dXNlcjpwYXNz' } });
     expect(response.status).toBe(200);
     expect(readRate(response)).toMatchObject({ policy: 'anon', remaining: 59 });
   });
@@ -58,30 +58,30 @@ describe('anonymous policy', () => {
 describe('pre-authentication policy', () => {
   it('counts every Bearer request before the lookup and gives the point back once the key is valid', async () => {
     const ip = '10.0.2.1';
-    const valid = await contract.keyWith('catalog:read');
+    const valid = await standard.keyWith('catalog:read');
     // Far more than the 120 of preauth: a client with a valid key is limited by its key's 600 alone.
     for (let i = 0; i < 200; i += 1) {
-      const response = await search(contract, ip, { key: i % 2 === 0 ? valid : master.key });
+      const response = await search(standard, ip, { key: i % 2 === 0 ? valid : master.key });
       expect(response.status).toBe(200);
     }
-    const rate = readRate(await search(contract, ip, { key: valid }));
+    const rate = readRate(await search(standard, ip, { key: valid }));
     expect(rate).toMatchObject({ policy: 'key', quota: 600, remaining: 499 });
   });
 
   it('lets unknown, malformed and revoked keys use up 120 per IP, after which even a valid key waits', async () => {
     const ip = '10.0.2.2';
-    const valid = await contract.keyWith('catalog:read');
+    const valid = await standard.keyWith('catalog:read');
     const invalid = [inventedKey(), 'not-a-key'];
     for (let i = 0; i < 120; i += 1) {
-      const response = await search(contract, ip, { key: invalid[i % 2] });
+      const response = await search(standard, ip, { key: invalid[i % 2] });
       expect(response.status).toBe(401);
       expect(readRate(response)).toMatchObject({ policy: 'preauth', quota: 120, remaining: 119 - i });
     }
-    expectRefused(await search(contract, ip, { key: inventedKey() }), 'preauth');
-    // Counted before the lookup (CONTRACT §5): the IP's allowance is gone whatever key it sends now.
-    expectRefused(await search(contract, ip, { key: valid }), 'preauth');
+    expectRefused(await search(standard, ip, { key: inventedKey() }), 'preauth');
+    // Counted before the lookup: the IP's allowance is gone whatever key it sends now.
+    expectRefused(await search(standard, ip, { key: valid }), 'preauth');
 
-    const anonymous = await search(contract, ip);
+    const anonymous = await search(standard, ip);
     expect(anonymous.status).toBe(200);
     expect(readRate(anonymous)).toMatchObject({ policy: 'anon', remaining: 59 });
   });
@@ -90,14 +90,14 @@ describe('pre-authentication policy', () => {
 describe('a flood of invented keys', () => {
   it('is stopped by the preauth allowance before any database query', async () => {
     const ip = '10.0.2.9';
-    const before = contractDatabase.count;
-    for (let i = 0; i < 120; i += 1) expectProblem(await search(contract, ip, { key: inventedKey() }), 401, 'unauthorized');
-    const afterAllowance = contractDatabase.count;
+    const before = standardDatabase.count;
+    for (let i = 0; i < 120; i += 1) expectProblem(await search(standard, ip, { key: inventedKey() }), 401, 'unauthorized');
+    const afterAllowance = standardDatabase.count;
     // Each of these looked its key up: the observer does see the lookups it is about to miss.
     expect(afterAllowance - before).toBeGreaterThanOrEqual(120);
 
-    for (let i = 0; i < 200; i += 1) expectRefused(await search(contract, ip, { key: inventedKey() }), 'preauth');
-    expect(contractDatabase.count).toBe(afterAllowance);
+    for (let i = 0; i < 200; i += 1) expectRefused(await search(standard, ip, { key: inventedKey() }), 'preauth');
+    expect(standardDatabase.count).toBe(afterAllowance);
   });
 });
 
@@ -119,7 +119,7 @@ describe('key policy', () => {
   });
 });
 
-describe('which policy the headers name (CONTRACT §11)', () => {
+describe('which policy the headers name', () => {
   async function afterInvalidKeys(ip: string, count: number) {
     for (let i = 0; i < count; i += 1) expect((await search(tight, ip, { key: inventedKey() })).status).toBe(401);
     return readRate(await search(tight, ip, { key: await tight.keyWith('catalog:read') }));
@@ -138,16 +138,16 @@ describe('which policy the headers name (CONTRACT §11)', () => {
 describe('key management routes', () => {
   it('count against the same allowances as the tools', async () => {
     const ip = '10.0.5.1';
-    const list = () => send(contract, { method: 'GET', url: '/api/v1/keys', remoteAddress: ip });
-    for (let i = 0; i < 30; i += 1) expect((await search(contract, ip)).status).toBe(200);
+    const list = () => send(standard, { method: 'GET', url: '/api/v1/keys', remoteAddress: ip });
+    for (let i = 0; i < 30; i += 1) expect((await search(standard, ip)).status).toBe(200);
     for (let i = 0; i < 29; i += 1) expectProblem(await list(), 401, 'unauthorized');
     const last = await list();
     expectProblem(last, 401, 'unauthorized');
     expect(readRate(last)).toMatchObject({ policy: 'anon', remaining: 0 });
     expectRefused(await list(), 'anon');
-    expectRefused(await search(contract, ip), 'anon');
+    expectRefused(await search(standard, ip), 'anon');
 
-    const withKey = await send(contract, {
+    const withKey = await send(standard, {
       method: 'GET', url: '/api/v1/keys', remoteAddress: ip, headers: { authorization: `Bearer ${inventedKey()}` },
     });
     expectProblem(withKey, 401, 'unauthorized');
@@ -159,10 +159,10 @@ describe('client IP', () => {
   it('is the socket peer and ignores X-Forwarded-For by default', async () => {
     const ip = '10.0.6.1';
     for (let i = 0; i < 60; i += 1) {
-      expect((await search(contract, ip, { headers: { 'x-forwarded-for': `203.0.113.${i}` } })).status).toBe(200);
+      expect((await search(standard, ip, { headers: { 'x-forwarded-for': `203.0.113.${i}` } })).status).toBe(200);
     }
-    expectRefused(await search(contract, ip, { headers: { 'x-forwarded-for': '198.51.100.1' } }), 'anon');
-    expect((await search(contract, '10.0.6.2')).status).toBe(200);
+    expectRefused(await search(standard, ip, { headers: { 'x-forwarded-for': '198.51.100.1' } }), 'anon');
+    expect((await search(standard, '10.0.6.2')).status).toBe(200);
   });
 
   it('is the address the balancer appended to X-Forwarded-For with BUTIK_TRUST_PROXY=true', async () => {
@@ -202,7 +202,7 @@ describe('fixed windows', () => {
 
 describe('readiness', () => {
   it('reports only the database when the counters are in memory, and the Redis state when REDIS_URL is set', async () => {
-    const ready = await send(contract, { method: 'GET', url: '/readyz' });
+    const ready = await send(standard, { method: 'GET', url: '/readyz' });
     expect({ status: ready.status, body: ready.body }).toEqual({ status: 200, body: REDIS_URL ? { ok: true, rateLimits: 'redis' } : { ok: true } });
   });
 });
@@ -212,16 +212,16 @@ describe.runIf(REDIS_URL)('counters in Redis (REDIS_URL)', () => {
     const redis = new Redis(REDIS_URL ?? '', { lazyConnect: true, maxRetriesPerRequest: 1 });
     await redis.connect();
     try {
-      const created = await send(contract, {
+      const created = await send(standard, {
         method: 'POST', url: '/api/v1/keys', remoteAddress: '10.0.9.1',
         headers: { authorization: `Bearer ${master.key}`, 'content-type': 'application/json' },
         payload: { name: 'counted', scopes: ['catalog:read'] },
       });
       expect(created.status).toBe(201);
       const { id, key } = created.body.result;
-      expect((await search(contract, '10.0.9.1', { key })).status).toBe(200);
+      expect((await search(standard, '10.0.9.1', { key })).status).toBe(200);
 
-      const prefix = contract.config.redisPrefix;
+      const prefix = standard.config.redisPrefix;
       const stored = await redis.keys(`${prefix}:*`);
       expect(stored).toEqual(expect.arrayContaining([`${prefix}:rl:key:${id}`, `${prefix}:rl:preauth:10.0.9.1`, `${prefix}:rl:anon:10.0.1.1`]));
       expect(stored.every((name) => name.startsWith(`${prefix}:rl:`) && !name.includes(key) && !name.includes(master.key))).toBe(true);

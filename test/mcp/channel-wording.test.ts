@@ -16,7 +16,7 @@ async function mcpCall(name: string, args: Record<string, unknown>, meta?: Recor
   return JSON.parse(response.body.result.content[0].text);
 }
 
-describe('resolutions speak the caller\'s channel (issue 12 A4)', () => {
+describe('resolutions speak the caller\'s channel', () => {
   it('points an MCP caller at the inputSchema, a REST caller at the OpenAPI document', async () => {
     const viaMcp = await mcpCall('products.create', { slug: 'x' });
     expect(viaMcp).toMatchObject({ code: 'validation_failed', resolution: expect.stringContaining('inputSchema') });

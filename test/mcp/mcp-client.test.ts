@@ -8,7 +8,7 @@ import { createCategory, createProduct, master, uniqueSlug } from '../helpers/fi
 import { connect, listen } from './mcp-client.ts';
 import type { Era } from './mcp-client.ts';
 
-/** SPEC §1: everything an anonymous client discovers. */
+/** Everything an anonymous client discovers. */
 const ANONYMOUS_TOOLS = ['categories.list', 'products.get', 'products.search', 'site.get_page', 'site.list_pages'];
 
 let t: TestApp;

@@ -74,7 +74,7 @@ describe.each(['legacy', 'modern'] as const)('tools/list on the %s era', (era) =
   it('lists all 48 tools in under 84 KB (123 KB before): no date-time regex, no ±(2^53 − 1) bounds, repeated subtrees written once', async () => {
     const tools = await listTools(era);
     const text = JSON.stringify({ tools });
-    // The goal is 40 KB (bench/README.md#the-tool-list). The output schemas every result is checked against take
+    // The goal is 40 KB (docs/behaviour.md#the-tool-list). The output schemas every result is checked against take
     // ~23 KB, the descriptions on every input field and a complete example call per tool ~15 KB (search's fields
     // say exactly what they match), the warnings a write may carry ~1 KB; the rest is shape.
     expect(text.length).toBeLessThan(84_000);

@@ -32,7 +32,7 @@ describe('OAuth 2.1 for MCP connectors', () => {
     expect(mcp.status).toBe(401);
     expect(mcp.headers.get('www-authenticate'))
       .toBe(`Bearer realm="butik", error="invalid_token", resource_metadata="${base}/.well-known/oauth-protected-resource/api/mcp"`);
-    // REST answers exactly as CONTRACT §4 says.
+    // REST answers exactly as docs/behaviour.md#errors says.
     const denied = await callTool(base, 'not-a-token', 'orders.list');
     expect(denied.status).toBe(401);
     expect(denied.challenge).toBe('Bearer realm="butik", error="invalid_token"');

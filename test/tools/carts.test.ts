@@ -19,7 +19,7 @@ const asCart = { key: master.key };
 const alfa = () => createProduct(t, { name: 'Alfa Stel', priceDkk: 12000, stock: 10 });
 const beta = () => createProduct(t, { name: 'Beta Stel', priceDkk: 7900, stock: 5 });
 
-describe('cart pricing (CONTRACT §9)', () => {
+describe('cart pricing', () => {
   it('shows an empty cart with the standard shipping', async () => {
     const response = await t.call('cart.create', {}, asCart);
     expect(response.status).toBe(200);

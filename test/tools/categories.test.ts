@@ -82,14 +82,14 @@ describe('categories.upsert', () => {
     expect(await listed(category.slug)).toMatchObject({ name: 'Omdøbt', description: 'Ny.' });
   });
 
-  it('leaves the description unchanged when it is omitted (CONTRACT §11)', async () => {
+  it('leaves the description unchanged when it is omitted', async () => {
     const slug = uniqueSlug('keep');
     await t.call('categories.upsert', { slug, name: 'Før', description: 'Bliver stående.' }, master);
     await t.call('categories.upsert', { slug, name: 'Efter' }, master);
     expect(await listed(slug)).toMatchObject({ name: 'Efter', description: 'Bliver stående.' });
   });
 
-  it('applies the slug and name rules of SPEC §2.2', async () => {
+  it('applies the slug and name rules of categories', async () => {
     for (const slug of ['a', 'Upper-case', 'has space', 'æøå', 'under_score']) {
       expectValidation(await t.call('categories.upsert', { slug, name: 'Navn' }, master), ['slug']);
     }

@@ -5,7 +5,7 @@ import { checkoutBody, createCart, createDiscount, discountRecord, stockOf } fro
 import { createProduct, master, uniqueSlug } from '../helpers/fixtures.ts';
 
 /**
- * CONTRACT §9 and §10 under load: a discount is never used more than usageLimit times, stock never goes
+ * Checkout and safe retries under load (docs/behaviour.md#checkout): a discount is never used more than usageLimit times, stock never goes
  * below zero, one cart gives one order. Meaningful on PostgreSQL (TEST_DATABASE_URL), where the requests
  * really run in parallel on separate connections; on PGlite they serialize but must give the same answers.
  */

@@ -19,7 +19,7 @@ const product = (priceDkk: number) => ({
   slug: uniqueSlug('pris'), name: 'Prisstel', description: 'Et stel til at prøve priser.', priceDkk, stock: 1, categorySlug,
 });
 
-describe('a price or fixed discount under one krone (issue 12 A3)', () => {
+describe('a price or fixed discount under one krone', () => {
   it('is created, the result stays exact, and a warning beside it says what 99 øre is', async () => {
     const response = await t.call('products.create', product(99), master);
     expect(response.status).toBe(200);
@@ -91,7 +91,7 @@ describe('a price or fixed discount under one krone (issue 12 A3)', () => {
   });
 });
 
-describe('money fields read as øre everywhere (issue 12 A3)', () => {
+describe('money fields read as øre everywhere', () => {
   const MONEY_FIELD = /(Dkk|Oere)$/;
   const WORKED_EXAMPLE = /Example: \d+ = [\d.]+,\d\d kr\./;
 

@@ -145,7 +145,7 @@ describe('orders.get', () => {
   });
 });
 
-describe('orders.update_status (CONTRACT §8)', () => {
+describe('orders.update_status', () => {
   it('rejects pending_payment → shipped naming both statuses and the legal next ones', async () => {
     const { orderId } = await placeOrder(t);
     const response = await move(orderId, 'shipped');

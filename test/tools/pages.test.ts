@@ -31,7 +31,7 @@ const layout = {
   ],
 };
 
-describe('pages.upsert status (SPEC §3.2)', () => {
+describe('pages.upsert status', () => {
   it('creates a page as published when status is omitted', async () => {
     const slug = uniqueSlug('page');
     const response = await upsert({ slug });

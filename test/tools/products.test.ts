@@ -92,7 +92,7 @@ describe('products.create result and read shapes', () => {
   });
 });
 
-describe('products.create bounds (SPEC §2.1)', () => {
+describe('products.create bounds', () => {
   const cases: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
     ['priceDkk', { priceDkk: 0 }, { priceDkk: 1 }],
     ['priceDkk', { priceDkk: 9007199254740992 }, { priceDkk: 9007199254740991 }],

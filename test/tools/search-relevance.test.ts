@@ -3,7 +3,7 @@ import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createCategory, createProduct } from '../helpers/fixtures.ts';
 
-/** How products.search ranks q (CONTRACT §11: relevance for q, else newest first, ties by id). */
+/** How products.search ranks q (relevance for q, else newest first, ties by id). */
 let t: TestApp;
 let categorySlug: string;
 beforeAll(async () => {

@@ -12,7 +12,7 @@ function describedBy(field: JsonSchema): unknown {
   return field.description ?? members.map((member) => member.description).find((text) => text !== undefined);
 }
 
-describe('what an agent reads before calling a tool (issue 12 A2)', () => {
+describe('what an agent reads before calling a tool', () => {
   it.each(tools)('%s describes every input field, nested ones too', (_name, tool) => {
     const undescribed = [...properties(tool.inputJsonSchema)]
       .filter(([, field]) => typeof describedBy(field) !== 'string' || String(describedBy(field)).length < 8)

@@ -19,7 +19,7 @@ async function publicListing(): Promise<string> {
   return response.body;
 }
 
-describe('service status (SPEC §3.2)', () => {
+describe('service status', () => {
   it('creates an offering as published when status is omitted, listed on /services', async () => {
     const slug = uniqueSlug('service');
     const response = await create({ slug, title: 'Brillerens' });
@@ -48,7 +48,7 @@ describe('service status (SPEC §3.2)', () => {
   });
 });
 
-describe('services.create bounds (SPEC §8)', () => {
+describe('services.create bounds', () => {
   it.each([
     ['title', 1, 'x'],
     ['title', 201, 'x'.repeat(201)],

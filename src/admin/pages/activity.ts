@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasScope } from '../../access/actor.ts';
 import { html } from '../../edge/html/template.ts';
 import type { Html } from '../../edge/html/template.ts';
-import type { Services } from '../../services.ts';
+import type { AppDeps } from '../../deps.ts';
 import { callTool, readTool, refusalOf } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { formatDate } from '../format.ts';
@@ -97,14 +97,14 @@ function listInput(filters: Filters): Record<string, unknown> {
   };
 }
 
-export function activityRoutes(app: FastifyInstance, services: Services): void {
-  const timeZone = services.config.admin.timeZone;
+export function activityRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const timeZone = deps.config.admin.timeZone;
 
   app.get<{ Querystring: Filters }>('/admin/activity', async (request, reply) => {
-    const who = await signedIn(services, request, reply);
+    const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     const filters = request.query;
-    const outcome = await callTool(services, request, who.actor, 'audit.list', listInput(filters));
+    const outcome = await callTool(deps, request, who.actor, 'audit.list', listInput(filters));
     const entries = outcome.ok ? outcome.result as AuditEntry[] : [];
     const canRevert = hasScope(who.actor, 'audit:revert');
     const last = entries.at(-1);
@@ -122,9 +122,9 @@ ${entries.length === 0 ? html`<p>${t.none}</p>` : entries.map((entry) => entryVi
   });
 
   const confirmPage = async (request: FastifyRequest, reply: FastifyReply, id: string, problem?: Html) => {
-    const who = await signedIn(services, request, reply);
+    const who = await signedIn(deps, request, reply);
     if (!who) return reply;
-    const [entry] = await readTool<AuditEntry[]>(services, request, who.actor, 'audit.list', { entryId: id, limit: 1 });
+    const [entry] = await readTool<AuditEntry[]>(deps, request, who.actor, 'audit.list', { entryId: id, limit: 1 });
     if (!entry) return sendAdminPage(reply, { title: t.notFound, viewer: who.viewer, main: problemBox(t.notFound) }, 404);
     // What goes back is the entry's change read the other way round.
     const undo = { before: entry.after, after: entry.before };
@@ -141,9 +141,9 @@ ${entries.length === 0 ? html`<p>${t.none}</p>` : entries.map((entry) => entryVi
   app.get<{ Params: { id: string } }>('/admin/activity/:id/revert', async (request, reply) => confirmPage(request, reply, request.params.id));
 
   app.post<{ Params: { id: string } }>('/admin/activity/:id/revert', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(services, request, reply);
+    const who = await signedIn(deps, request, reply);
     if (!who) return reply;
-    const outcome = await callTool(services, request, who.actor, 'audit.revert', { entryId: request.params.id });
+    const outcome = await callTool(deps, request, who.actor, 'audit.revert', { entryId: request.params.id });
     if (outcome.ok) return reply.redirect('/admin/activity?done=reverted', 303);
     const refusal = refusalOf(outcome.problem);
     return confirmPage(request, reply, request.params.id, problemBox(refusal.detail, refusal.resolution));

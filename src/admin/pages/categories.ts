@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasScope } from '../../access/actor.ts';
 import { html } from '../../edge/html/template.ts';
 import type { Html } from '../../edge/html/template.ts';
-import type { Services } from '../../services.ts';
+import type { AppDeps } from '../../deps.ts';
 import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
 import type { Refusal } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
@@ -30,10 +30,10 @@ ${textArea({ name: 'description', label: t.categories.description, value: values
 }
 
 /** Categories: the list of categories.list (paged here, as the tool returns them all), upsert and delete. */
-export function categoryPages(app: FastifyInstance, services: Services): void {
+export function categoryPages(app: FastifyInstance, deps: AppDeps): void {
   const listPage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, query: ListQuery,
     options: { values?: Form; refusal?: Refusal } = {}) => {
-    const all = await readTool<Category[]>(services, request, who.actor, 'categories.list', { includeEmpty: true });
+    const all = await readTool<Category[]>(deps, request, who.actor, 'categories.list', { includeEmpty: true });
     const page = Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1);
     const shown = all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
     const editing = all.find((category) => category.slug === query.edit);
@@ -52,17 +52,17 @@ ${canWrite ? categoryForm(who, values, options.refusal) : ''}`,
   };
 
   app.get<{ Querystring: ListQuery }>('/admin/categories', async (request, reply) => {
-    const who = await signedIn(services, request, reply);
+    const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     return listPage(request, reply, who, request.query);
   });
 
   app.post<{ Body: Form }>('/admin/categories', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(services, request, reply);
+    const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     const body = request.body;
     const description = filled(body, 'description');
-    const outcome = await callTool(services, request, who.actor, 'categories.upsert', {
+    const outcome = await callTool(deps, request, who.actor, 'categories.upsert', {
       slug: body.slug?.trim() ?? '', name: body.name?.trim() ?? '', ...(description ? { description } : {}),
     }, idempotencyKeyOf(body));
     if (outcome.ok) return reply.redirect('/admin/categories?done=saved', 303);
@@ -70,9 +70,9 @@ ${canWrite ? categoryForm(who, values, options.refusal) : ''}`,
   });
 
   app.get<{ Params: { slug: string } }>('/admin/categories/:slug/delete', async (request, reply) => {
-    const who = await signedIn(services, request, reply);
+    const who = await signedIn(deps, request, reply);
     if (!who) return reply;
-    const category = (await readTool<Category[]>(services, request, who.actor, 'categories.list', { includeEmpty: true }))
+    const category = (await readTool<Category[]>(deps, request, who.actor, 'categories.list', { includeEmpty: true }))
       .find((candidate) => candidate.slug === request.params.slug);
     if (!category) return sendAdminPage(reply, { title: t.notFound, current: 'categories', viewer: who.viewer, main: problemBox(t.notFound) }, 404);
     return sendAdminPage(reply, {
@@ -83,10 +83,10 @@ ${canWrite ? categoryForm(who, values, options.refusal) : ''}`,
   });
 
   app.post<{ Params: { slug: string }; Body: Form }>('/admin/categories/:slug/delete', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(services, request, reply);
+    const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     // The confirmation page is the person's "yes": the tool's confirm flag carries it.
-    const outcome = await callTool(services, request, who.actor, 'categories.delete', { slug: request.params.slug, confirm: true }, idempotencyKeyOf(request.body));
+    const outcome = await callTool(deps, request, who.actor, 'categories.delete', { slug: request.params.slug, confirm: true }, idempotencyKeyOf(request.body));
     if (outcome.ok) return reply.redirect('/admin/categories?done=deleted', 303);
     const refusal = refusalOf(outcome.problem);
     return sendAdminPage(reply, { title: t.refused, current: 'categories', viewer: who.viewer, main: problemBox(refusal.detail, refusal.resolution) }, outcome.status);

@@ -6,7 +6,7 @@ import { html } from '../../edge/html/template.ts';
 import type { Html } from '../../edge/html/template.ts';
 import { asToolError } from '../../errors/to-problem.ts';
 import { CreateKeyInput } from '../../schema/api-key.ts';
-import type { Services } from '../../services.ts';
+import type { AppDeps } from '../../deps.ts';
 import { parseInput } from '../../tools/invoke.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { field, filled } from '../fields.ts';
@@ -21,14 +21,14 @@ type Form = Record<string, string | string[]>;
  * API keys, for owners: keys are access, not shop data, so like the master-key routes this page calls the
  * key functions of access/ rather than a tool; the same input schema checks what the person typed.
  */
-export function keysPages(app: FastifyInstance, services: Services): void {
-  const { db, clock } = services.runtime;
-  const { timeZone } = services.config.admin;
-  const forget = services.gate.authenticator.forget;
+export function keysPages(app: FastifyInstance, deps: AppDeps): void {
+  const { db, clock } = deps.runtime;
+  const { timeZone } = deps.config.admin;
+  const forget = deps.gate.authenticator.forget;
 
   const audit = (who: SignedIn): KeyAudit => ({ actor: who.actor, channel: 'admin', at: clock() });
   const owner = async (request: FastifyRequest, reply: FastifyReply): Promise<SignedIn | undefined> => {
-    const who = await signedIn(services, request, reply);
+    const who = await signedIn(deps, request, reply);
     if (who && !who.viewer.managesAccess) {
       await sendAdminPage(reply, { title: t.keys.title, viewer: who.viewer, main: problemBox(t.keys.ownerOnly) }, 403);
       return undefined;

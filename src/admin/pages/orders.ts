@@ -4,7 +4,7 @@ import { ORDER_STATUSES, legalNextStatuses } from '../../domain/order-status.ts'
 import type { OrderStatus } from '../../domain/order-status.ts';
 import { html } from '../../edge/html/template.ts';
 import type { Html } from '../../edge/html/template.ts';
-import type { Services } from '../../services.ts';
+import type { AppDeps } from '../../deps.ts';
 import { readSettings } from '../../shop/settings.ts';
 import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
 import type { Refusal } from '../call.ts';
@@ -57,17 +57,17 @@ ${field({ name: 'estDeliveryTo', label: t.orders.to, type: 'date', value: typed.
 <button type="submit">${t.orders.moveTo(status)}</button></form>`)}`;
 }
 
-export function orderPages(app: FastifyInstance, services: Services): void {
-  const { timeZone } = services.config.admin;
+export function orderPages(app: FastifyInstance, deps: AppDeps): void {
+  const { timeZone } = deps.config.admin;
 
   app.get<{ Querystring: ListQuery }>('/admin/orders', async (request, reply) => {
-    const who = await signedIn(services, request, reply);
+    const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     const query = request.query;
-    const outcome = await callTool(services, request, who.actor, 'orders.list', listInput(query));
+    const outcome = await callTool(deps, request, who.actor, 'orders.list', listInput(query));
     const orders = outcome.ok ? outcome.result as OrderSummary[] : [];
     const refusal = outcome.ok ? undefined : refusalOf(outcome.problem);
-    const { currency } = await readSettings(services.runtime.db);
+    const { currency } = await readSettings(deps.runtime.db);
     const last = orders.at(-1);
     const more = last && orders.length === PAGE_SIZE
       ? `/admin/orders?${new URLSearchParams({ ...(query.status ? { status: query.status } : {}), ...(query.email ? { email: query.email } : {}), before: last.createdAt }).toString()}` : undefined;
@@ -86,8 +86,8 @@ ${orders.map((order) => html`<tr><td data-label="${t.orders.order}"><a href="/ad
   });
 
   const detail = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, orderId: string, options: { typed?: StatusBody; refusal?: Refusal; done?: boolean } = {}) => {
-    const order = await readTool<OrderRecord>(services, request, who.actor, 'orders.get', { orderId });
-    const history = await readTool<AuditEntry[]>(services, request, who.actor, 'audit.list', { targetId: order.id, limit: 50 });
+    const order = await readTool<OrderRecord>(deps, request, who.actor, 'orders.get', { orderId });
+    const history = await readTool<AuditEntry[]>(deps, request, who.actor, 'audit.list', { targetId: order.id, limit: 50 });
     const money = (minor: number) => formatMoney(minor, order.currency);
     const canWrite = hasScope(who.actor, 'orders:write');
     return sendAdminPage(reply, {
@@ -111,13 +111,13 @@ ${canWrite ? html`<section><h2>${t.orders.move}</h2>${statusForms(order, who, op
   };
 
   app.get<{ Params: { id: string }; Querystring: { done?: string } }>('/admin/orders/:id', async (request, reply) => {
-    const who = await signedIn(services, request, reply);
+    const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     return detail(request, reply, who, request.params.id, { done: request.query.done === '1' });
   });
 
   app.post<{ Params: { id: string }; Body: StatusBody }>('/admin/orders/:id/status', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(services, request, reply);
+    const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     const body = request.body;
     const day = (name: string) => {
@@ -131,7 +131,7 @@ ${canWrite ? html`<section><h2>${t.orders.move}</h2>${statusForms(order, who, op
       ...(day('estDeliveryFrom') ? { estDeliveryFrom: day('estDeliveryFrom') } : {}),
       ...(day('estDeliveryTo') ? { estDeliveryTo: day('estDeliveryTo') } : {}),
     };
-    const outcome = await callTool(services, request, who.actor, 'orders.update_status', input, idempotencyKeyOf(body));
+    const outcome = await callTool(deps, request, who.actor, 'orders.update_status', input, idempotencyKeyOf(body));
     if (outcome.ok) return reply.redirect(`/admin/orders/${request.params.id}?done=1`, 303);
     return detail(request, reply, who, request.params.id, { typed: body, refusal: refusalOf(outcome.problem) });
   });

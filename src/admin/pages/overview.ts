@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { html } from '../../edge/html/template.ts';
 import type { Html } from '../../edge/html/template.ts';
-import type { Services } from '../../services.ts';
+import type { AppDeps } from '../../deps.ts';
 import { lowStock } from '../../shop/stock.ts';
 import { readSettings } from '../../shop/settings.ts';
 import { readTool } from '../call.ts';
@@ -25,24 +25,24 @@ function webhooksPanel(events: FailedWebhook[], timeZone: string): Html {
     html`<li>${formatDate(event.createdAt, timeZone)} · ${event.eventType} · <a href="/admin/orders/${event.orderId}">${t.orders.order} ${event.orderId.slice(0, 8)}</a> · ${event.url} · ${event.lastError ?? ''} (${event.attempts})</li>`)}</ul>`}</section>`;
 }
 
-export function overviewRoutes(app: FastifyInstance, services: Services): void {
-  const { timeZone } = services.config.admin;
+export function overviewRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { timeZone } = deps.config.admin;
   app.get('/admin/overview', async (request, reply) => {
-    const who = await signedIn(services, request, reply);
+    const who = await signedIn(deps, request, reply);
     if (!who) return reply;
-    const now = services.runtime.clock();
+    const now = deps.runtime.clock();
     const dayStart = startOfDay(today(now, timeZone), timeZone);
     const weekStart = new Date(dayStart.getTime() - 6 * 24 * 3600_000);
-    const read = <T>(name: string, input: Record<string, unknown>) => readTool<T>(services, request, who.actor, name, input);
+    const read = <T>(name: string, input: Record<string, unknown>) => readTool<T>(deps, request, who.actor, name, input);
     // webhooks.list exists only while UCP is on; without it there are no webhooks to fail.
-    const webhooksOn = services.registry.get('webhooks.list') !== undefined;
+    const webhooksOn = deps.registry.get('webhooks.list') !== undefined;
     const [day, week, waiting, entries, low, settings, failedWebhooks] = await Promise.all([
       read<Summary>('analytics.summary', { fromDate: dayStart.toISOString() }),
       read<Summary>('analytics.summary', { fromDate: weekStart.toISOString() }),
       Promise.all(WAITING.map((status) => read<OrderSummary[]>('orders.list', { status, limit: 10 }))).then((lists) => lists.flat()),
       read<AuditEntry[]>('audit.list', { limit: 50 }),
-      lowStock(services.runtime.db, { threshold: LOW_STOCK, limit: 10 }),
-      readSettings(services.runtime.db),
+      lowStock(deps.runtime.db, { threshold: LOW_STOCK, limit: 10 }),
+      readSettings(deps.runtime.db),
       webhooksOn ? read<FailedWebhook[]>('webhooks.list', { status: 'failed', limit: 10 }) : undefined,
     ]);
     const money = (minor: number) => formatMoney(minor, settings.currency);

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasScope } from '../../access/actor.ts';
 import { html, safeSrc } from '../../edge/html/template.ts';
 import type { Html } from '../../edge/html/template.ts';
-import type { Services } from '../../services.ts';
+import type { AppDeps } from '../../deps.ts';
 import { readSettings } from '../../shop/settings.ts';
 import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
 import type { Refusal } from '../call.ts';
@@ -65,15 +65,15 @@ ${images.length > 0 ? html`<div class="thumbs">${images.map((src, index) => html
 <button type="submit">${t.save}</button></form>`;
 }
 
-export function productPages(app: FastifyInstance, services: Services): void {
+export function productPages(app: FastifyInstance, deps: AppDeps): void {
   app.get<{ Querystring: { q?: string; page?: string; done?: string } }>('/admin/products', async (request, reply) => {
-    const who = await signedIn(services, request, reply);
+    const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     const q = request.query.q?.trim();
     const page = Math.max(1, Number.parseInt(request.query.page ?? '1', 10) || 1);
-    const outcome = await callTool(services, request, who.actor, 'products.search', { ...(q ? { q } : {}), limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+    const outcome = await callTool(deps, request, who.actor, 'products.search', { ...(q ? { q } : {}), limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
     const products = outcome.ok ? outcome.result as Summary[] : [];
-    const { currency } = await readSettings(services.runtime.db);
+    const { currency } = await readSettings(deps.runtime.db);
     const link = (to: number) => `/admin/products?${new URLSearchParams({ ...(q ? { q } : {}), page: String(to) }).toString()}`;
     return sendAdminPage(reply, {
       title: t.products.title, current: 'products', viewer: who.viewer,
@@ -89,7 +89,7 @@ ${products.map((product) => html`<tr><td data-label="${t.products.name}"><a href
   });
 
   const editPage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, slug: string, options: { values?: Form; refusal?: Refusal; notice?: string } = {}) => {
-    const product = await readTool<Product>(services, request, who.actor, 'products.get', { slug });
+    const product = await readTool<Product>(deps, request, who.actor, 'products.get', { slug });
     const canWrite = hasScope(who.actor, 'products:write');
     return sendAdminPage(reply, {
       title: product.name, current: 'products', viewer: who.viewer,
@@ -101,41 +101,41 @@ ${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`
   };
 
   app.get('/admin/products/new', async (request, reply) => {
-    const who = await signedIn(services, request, reply);
+    const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     return sendAdminPage(reply, { title: t.products.newProduct, current: 'products', viewer: who.viewer, main: html`<h1>${t.products.newProduct}</h1>${productForm(who, { action: '/admin/products/new', values: {}, creating: true })}` });
   });
 
   app.post<{ Body: Form }>('/admin/products/new', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(services, request, reply);
+    const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     const body = request.body;
-    const outcome = await callTool(services, request, who.actor, 'products.create', { slug: body.slug ?? '', ...productFields(body) }, idempotencyKeyOf(body));
+    const outcome = await callTool(deps, request, who.actor, 'products.create', { slug: body.slug ?? '', ...productFields(body) }, idempotencyKeyOf(body));
     if (outcome.ok) return reply.redirect(`/admin/products/${encodeURIComponent((outcome.result as { slug: string }).slug)}?done=created`, 303);
     const refusal = refusalOf(outcome.problem);
     return sendAdminPage(reply, { title: t.products.newProduct, current: 'products', viewer: who.viewer, main: html`<h1>${t.products.newProduct}</h1>${problemBox(refusal.detail, refusal.resolution)}${productForm(who, { action: '/admin/products/new', values: body, creating: true, refusal })}` }, 422);
   });
 
   app.get<{ Params: { slug: string }; Querystring: { done?: string } }>('/admin/products/:slug', async (request, reply) => {
-    const who = await signedIn(services, request, reply);
+    const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     const notice = request.query.done === 'created' ? t.products.created : request.query.done === 'saved' ? t.products.saved : undefined;
     return editPage(request, reply, who, request.params.slug, notice ? { notice } : {});
   });
 
   app.post<{ Params: { slug: string }; Body: Form }>('/admin/products/:slug', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(services, request, reply);
+    const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     const body = request.body;
-    const outcome = await callTool(services, request, who.actor, 'products.update', { slug: request.params.slug, patch: productFields(body) }, idempotencyKeyOf(body));
+    const outcome = await callTool(deps, request, who.actor, 'products.update', { slug: request.params.slug, patch: productFields(body) }, idempotencyKeyOf(body));
     if (outcome.ok) return reply.redirect(`/admin/products/${encodeURIComponent(request.params.slug)}?done=saved`, 303);
     return editPage(request, reply, who, request.params.slug, { values: body, refusal: refusalOf(outcome.problem) });
   });
 
   app.get<{ Params: { slug: string } }>('/admin/products/:slug/delete', async (request, reply) => {
-    const who = await signedIn(services, request, reply);
+    const who = await signedIn(deps, request, reply);
     if (!who) return reply;
-    const product = await readTool<Product>(services, request, who.actor, 'products.get', { slug: request.params.slug });
+    const product = await readTool<Product>(deps, request, who.actor, 'products.get', { slug: request.params.slug });
     return sendAdminPage(reply, {
       title: t.products.deleteTitle, current: 'products', viewer: who.viewer,
       main: html`<h1>${t.products.deleteTitle}</h1><p><strong>${product.name}</strong> (${product.slug})</p><p>${t.products.deleteLead}</p>
@@ -144,10 +144,10 @@ ${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`
   });
 
   app.post<{ Params: { slug: string }; Body: Form }>('/admin/products/:slug/delete', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(services, request, reply);
+    const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     // The confirmation page is the person's "yes": the tool's confirm flag carries it.
-    const outcome = await callTool(services, request, who.actor, 'products.delete', { slug: request.params.slug, confirm: true }, idempotencyKeyOf(request.body));
+    const outcome = await callTool(deps, request, who.actor, 'products.delete', { slug: request.params.slug, confirm: true }, idempotencyKeyOf(request.body));
     if (outcome.ok) return reply.redirect('/admin/products?done=deleted', 303);
     const refusal = refusalOf(outcome.problem);
     return sendAdminPage(reply, { title: t.refused, current: 'products', viewer: who.viewer, main: problemBox(refusal.detail, refusal.resolution) }, outcome.status);

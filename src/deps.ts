@@ -15,7 +15,7 @@ export type OpenApiExtension = {
 };
 
 /** What the routes are built from; app.ts assembles it once and hands it to every route plugin. */
-export type Services = {
+export type AppDeps = {
   config: Config;
   database: Database;
   registry: Registry;
@@ -23,9 +23,9 @@ export type Services = {
   gate: Gate;
   /** The OpenAPI paths of features the configuration switches on (UCP), beside the tools'. */
   openApiExtension?: OpenApiExtension;
-  /** The public base address; fixed once the port is known (CONTRACT §1 BASE_URL). */
+  /** The public base address; fixed once the port is known (BASE_URL, docs/behaviour.md#running-it). */
   readonly baseUrl: string;
 };
 
 /** A route plugin: Fastify encapsulates it, and it reads everything it needs from its options. */
-export type RoutePlugin = FastifyPluginAsync<{ services: Services }>;
+export type RoutePlugin = FastifyPluginAsync<{ deps: AppDeps }>;
