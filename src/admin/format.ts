@@ -1,19 +1,8 @@
+import { formatMinorUnits } from '../domain/money-format.ts';
+
 /** Money and dates as the console shows them: the shop currency's minor units, the shop's time zone. */
-const numberFormats = new Map<string, Intl.NumberFormat>();
-
-function currencyFormat(currency: string): Intl.NumberFormat {
-  let format = numberFormats.get(currency);
-  if (!format) {
-    format = new Intl.NumberFormat('en-GB', { style: 'currency', currency });
-    numberFormats.set(currency, format);
-  }
-  return format;
-}
-
 export function formatMoney(minor: number, currency: string): string {
-  const format = currencyFormat(currency);
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  return format.format(minor / 10 ** digits);
+  return formatMinorUnits(minor, currency, 'en-GB');
 }
 
 export function formatDate(value: string | Date | null | undefined, timeZone: string): string {
