@@ -49,6 +49,6 @@ describe('resolutions speak the caller\'s channel', () => {
   it('cites no SPEC section in any tool description or field description an agent reads', async () => {
     const list = await rpc(t, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
       { ...LEGACY_HEADERS, authorization: `Bearer ${master.key}`, 'mcp-protocol-version': '2025-11-25' });
-    expect(JSON.stringify(list.body.result.tools)).not.toMatch(/SPEC §|CONTRACT §/);
+    expect(JSON.stringify(list.body.result.tools)).not.toMatch(/(SPEC|CONTRACT) §/);
   });
 });
