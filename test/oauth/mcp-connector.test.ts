@@ -1,7 +1,6 @@
-import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../helpers/app.ts';
+import { listeningTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { approve, memoryAuthProvider } from '../helpers/oauth-host.ts';
 
@@ -9,10 +8,7 @@ let t: TestApp;
 let base: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  t.app.setBaseUrl(base);
+  ({ t, base } = await listeningTestApp());
 });
 afterAll(async () => t.close());
 

@@ -1,9 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { hashSecret } from '../../src/access/api-keys.ts';
 import { oauthRecords } from '../../src/db/schema.ts';
-import { MASTER_KEY, createTestApp } from '../helpers/app.ts';
+import { MASTER_KEY, listeningTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { CALLBACK, answerConsent, callMcp, callTool, issueToken, openConsent, tokens } from '../helpers/oauth.ts';
 
@@ -11,10 +10,7 @@ let t: TestApp;
 let base: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  t.app.setBaseUrl(base);
+  ({ t, base } = await listeningTestApp());
 });
 afterAll(async () => t.close());
 
