@@ -70,8 +70,9 @@ export default tseslint.config(
           { from: 'oauth', allow: [...base, 'oauth', 'edge', 'access', 'db', 'site', 'deps'] },
           // The console is a third face of the tools beside http/ and mcp/: it may read what http/ reads, and shop/
           // for read-only views, but changes the shop only through the call pipeline (calls/). Staff accounts,
-          // sessions and API keys are access/ concerns; admin/ never imports db/ itself.
-          { from: 'admin', allow: [...base, 'admin', 'edge', 'calls', 'tools', 'access', 'deps', 'shop'] },
+          // sessions and API keys are access/ concerns; admin/ never imports db/ itself. It renders a page preview with
+          // the storefront's own renderer (site/), under /admin where the session cookie is sent; site/ never imports admin/.
+          { from: 'admin', allow: [...base, 'admin', 'edge', 'calls', 'tools', 'access', 'deps', 'shop', 'site'] },
           { from: 'site', allow: [...base, 'site', 'shop', 'edge', 'db', 'deps'] },
           { from: 'seed', allow: [...base, 'seed', 'shop', 'commerce', 'db'] },
           { from: 'import', allow: [...base, 'import', 'shop', 'access', 'db'] },

@@ -48,6 +48,9 @@ const NAV: ReadonlyArray<{ key: NavItem; href: string; ownerOnly?: boolean }> = 
   { key: 'orders', href: '/admin/orders' },
   { key: 'products', href: '/admin/products' },
   { key: 'categories', href: '/admin/categories' },
+  { key: 'discounts', href: '/admin/discounts' },
+  { key: 'pages', href: '/admin/pages' },
+  { key: 'services', href: '/admin/services' },
   { key: 'keys', href: '/admin/keys', ownerOnly: true },
 ];
 

@@ -33,3 +33,22 @@ export function wholeNumber(text: string | undefined): number | string | undefin
   if (text === undefined) return undefined;
   return /^-?\d+$/.test(text) ? Number(text) : text;
 }
+
+export type SelectOptions = Omit<FieldOptions, 'type' | 'value'> & { value?: string | undefined; options: ReadonlyArray<{ value: string; label: string }> };
+
+/** A labelled choice from a fixed list, with its error under it; the choice the person made stays selected. */
+export function select(options: SelectOptions): Html {
+  const id = `field-${options.name}`;
+  return html`<div class="field"><label for="${id}">${options.label}</label><select id="${id}" name="${options.name}"${options.error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${options.options.map((option) =>
+    html`<option value="${option.value}"${option.value === options.value ? html` selected` : ''}>${option.label}</option>`)}</select>${options.error ? html`<p class="error" id="${id}-error">${options.error}</p>` : ''}</div>`;
+}
+
+/** A labelled checkbox; a form sends "on" for a ticked one and nothing for the others. */
+export function checkbox(options: { name: string; label: string; checked: boolean }): Html {
+  return html`<div class="field"><label><input type="checkbox" name="${options.name}"${options.checked ? html` checked` : ''}> ${options.label}</label></div>`;
+}
+
+/** Text typed one item per line, blank lines left out. */
+export function lines(text: string | undefined): string[] {
+  return (text ?? '').split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+}

@@ -51,6 +51,13 @@ details summary{cursor:pointer;color:#0a4b78;font-weight:600}
 .scopes{border:1px solid #c3c4c7;padding:8px;display:grid;grid-template-columns:repeat(auto-fit,minmax(180px,1fr));gap:4px}
 .scopes label{font-weight:400;display:flex;gap:6px;align-items:center}
 .signin{max-width:420px;margin:10vh auto}
+fieldset.section-edit,fieldset.column-edit{border:1px solid #c3c4c7;border-radius:4px;padding:12px;margin:0 0 12px;min-width:0}
+fieldset.column-edit{background:#f6f7f7}
+fieldset legend{font-weight:700;padding:0 4px}
+.actions,.add{display:flex;flex-wrap:wrap;gap:8px;align-items:flex-end;margin:8px 0 0}
+.add .field{margin:0}
+dl.panel{display:grid;grid-template-columns:minmax(8rem,max-content) 1fr;gap:4px 16px}
+dl.panel dt{font-weight:600}dl.panel dd{margin:0;overflow-wrap:anywhere;white-space:pre-line}
 @media (max-width:700px){
   table.stack thead{position:absolute;left:-9999px}
   table.stack tr{display:block;border-bottom:2px solid #c3c4c7}

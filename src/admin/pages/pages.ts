@@ -1,0 +1,167 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasScope } from '../../access/actor.ts';
+import { html } from '../../edge/html/template.ts';
+import type { Html } from '../../edge/html/template.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Layout } from '../../schema/layout.ts';
+import { findPage } from '../../shop/content.ts';
+import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
+import type { Refusal } from '../call.ts';
+import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { field, select, textArea } from '../fields.ts';
+import { formatDate } from '../format.ts';
+import { layoutEditor } from '../layout-editor.ts';
+import { applyOp, layoutInput, parseOp, sectionsFromForm, sectionsFromLayout } from '../layout-form.ts';
+import type { FormNode } from '../layout-form.ts';
+import { signedIn } from '../session.ts';
+import type { SignedIn } from '../session.ts';
+import { t } from '../strings.ts';
+
+type Summary = { slug: string; title: string; status: string; updatedAt: string };
+type Form = Record<string, string>;
+
+const DONE: Record<string, string> = {
+  created: t.pages.created, saved: t.pages.saved, deleted: t.pages.deleted, layout: t.pages.layoutSaved, cleared: t.pages.layoutCleared,
+};
+const STATUSES = [{ value: 'published', label: t.pages.published }, { value: 'draft', label: t.pages.draft }];
+
+export const pagePath = (slug: string, rest = ''): string => `/admin/pages/${encodeURIComponent(slug)}${rest}`;
+
+function detailsForm(who: SignedIn, options: { action: string; values: Form; refusal?: Refusal | undefined; creating: boolean }): Html {
+  const err = (name: string) => options.refusal?.fields.get(name);
+  const v = options.values;
+  return html`<form method="post" action="${options.action}" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">
+${options.creating ? html`` : html`<h2>${t.pages.details}</h2>`}
+${options.creating ? field({ name: 'slug', label: t.pages.slug, value: v.slug, error: err('slug'), required: true }) : ''}
+${field({ name: 'title', label: t.pages.pageTitle, value: v.title, error: err('title'), required: true })}
+${textArea({ name: 'body', label: t.pages.body, value: v.body, error: err('body'), required: true })}
+${select({ name: 'status', label: t.pages.status, value: v.status, error: err('status'), options: STATUSES })}
+<button type="submit">${t.save}</button></form>`;
+}
+
+function upsertInput(slug: string, body: Form): Record<string, unknown> {
+  return { slug, title: body.title?.trim() ?? '', body: body.body ?? '', status: body.status ?? '' };
+}
+
+/** CMS pages: the list of pages.list, create, edit title, body, status and layout, preview, delete after a confirmation. */
+export function pagePages(app: FastifyInstance, deps: AppDeps): void {
+  const { timeZone } = deps.config.admin;
+
+  app.get<{ Querystring: { done?: string } }>('/admin/pages', async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    const pages = await readTool<Summary[]>(deps, request, who.actor, 'pages.list', {});
+    const done = DONE[request.query.done ?? ''];
+    const p = t.pages;
+    return sendAdminPage(reply, {
+      title: p.title, current: 'pages', viewer: who.viewer,
+      main: html`<h1>${p.title}</h1>${done ? noticeBox(done) : ''}
+${hasScope(who.actor, 'pages:write') ? html`<p><a class="button secondary" href="/admin/pages/new">${p.newPage}</a></p>` : ''}
+${pages.length === 0 ? html`<p>${t.none}</p>` : html`<table class="stack"><thead><tr><th scope="col">${p.pageTitle}</th><th scope="col">${p.slug}</th><th scope="col">${p.status}</th><th scope="col">${p.updated}</th><th scope="col">${p.preview}</th></tr></thead><tbody>
+${pages.map((page) => html`<tr><td data-label="${p.pageTitle}"><a href="${pagePath(page.slug)}">${page.title}</a></td><td data-label="${p.slug}">${page.slug}</td><td data-label="${p.status}">${page.status}</td><td data-label="${p.updated}">${formatDate(page.updatedAt, timeZone)}</td><td data-label="${p.preview}"><a href="${pagePath(page.slug, '/preview')}">${p.preview}<span class="skip-link"> ${page.title}</span></a></td></tr>`)}
+</tbody></table>`}`,
+    });
+  });
+
+  const newPage = (reply: FastifyReply, who: SignedIn, values: Form, refusal?: Refusal) => sendAdminPage(reply, {
+    title: t.pages.newPage, current: 'pages', viewer: who.viewer,
+    main: html`<h1>${t.pages.newPage}</h1>${refusal ? problemBox(refusal.detail, refusal.resolution) : ''}${detailsForm(who, { action: '/admin/pages/new', values, creating: true, refusal })}`,
+  }, refusal ? 422 : 200);
+
+  app.get('/admin/pages/new', async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    return newPage(reply, who, { status: 'draft' });
+  });
+
+  app.post<{ Body: Form }>('/admin/pages/new', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    const body = request.body;
+    const slug = body.slug?.trim() ?? '';
+    // pages.upsert would quietly overwrite a page that has this slug; a person creating a page means a new one.
+    const existing = (await readTool<Summary[]>(deps, request, who.actor, 'pages.list', {})).find((page) => page.slug === slug);
+    if (existing) {
+      return newPage(reply, who, body, { detail: t.pages.slugTaken(slug), resolution: t.pages.slugTakenResolution, fields: new Map([['slug', t.pages.slugTaken(slug)]]) });
+    }
+    const outcome = await callTool(deps, request, who.actor, 'pages.upsert', upsertInput(slug, body), idempotencyKeyOf(body));
+    if (outcome.ok) return reply.redirect(`${pagePath((outcome.result as { slug: string }).slug)}?done=created`, 303);
+    return newPage(reply, who, body, refusalOf(outcome.problem));
+  });
+
+  type EditOptions = { values?: Form; refusal?: Refusal; notice?: string; sections?: FormNode[]; layoutRefusal?: Refusal; unsaved?: boolean };
+
+  const editPage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, slug: string, options: EditOptions = {}) => {
+    // The tool is the scope check and the 404; the row itself (its body) the page reads from shop/.
+    const layout = await readTool<Layout | null>(deps, request, who.actor, 'pages.get_layout', { slug });
+    const page = await findPage(deps.runtime.db, slug);
+    const canWrite = hasScope(who.actor, 'pages:write');
+    const values = options.values ?? { title: page.title, body: page.body, status: page.status };
+    const refusal = options.refusal ?? options.layoutRefusal;
+    const p = t.pages;
+    return sendAdminPage(reply, {
+      title: page.title, current: 'pages', viewer: who.viewer,
+      main: html`<h1>${page.title}</h1>${options.notice ? noticeBox(options.notice) : ''}${refusal ? problemBox(refusal.detail, refusal.resolution) : ''}
+<p>${p.slug}: ${page.slug} · ${p.status}: ${page.status} · ${p.layout}: ${layout ? `${layout.sections.length} ${p.hasLayout}` : '—'}</p>
+<p><a class="button secondary" href="${pagePath(page.slug, '/preview')}">${p.preview}</a> ${p.previewLead}</p>
+${canWrite ? html`${detailsForm(who, { action: pagePath(page.slug), values, creating: false, refusal: options.refusal })}
+${layoutEditor(who.viewer, { action: pagePath(page.slug, '/layout'), sections: options.sections ?? sectionsFromLayout(layout?.sections ?? []), unsaved: options.unsaved ?? false, stored: layout !== null, ...(options.layoutRefusal ? { refusal: options.layoutRefusal } : {}) })}
+<p><a class="button secondary" href="${pagePath(page.slug, '/delete')}">${p.delete}</a></p>`
+    : html`<dl class="panel"><dt>${p.pageTitle}</dt><dd>${page.title}</dd><dt>${p.status}</dt><dd>${page.status}</dd><dt>${p.body}</dt><dd>${page.body}</dd></dl>`}`,
+    }, refusal ? 422 : 200);
+  };
+
+  app.get<{ Params: { slug: string }; Querystring: { done?: string } }>('/admin/pages/:slug', async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    const notice = DONE[request.query.done ?? ''];
+    return editPage(request, reply, who, request.params.slug, notice ? { notice } : {});
+  });
+
+  app.post<{ Params: { slug: string }; Body: Form }>('/admin/pages/:slug', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    const body = request.body;
+    const outcome = await callTool(deps, request, who.actor, 'pages.upsert', upsertInput(request.params.slug, body), idempotencyKeyOf(body));
+    if (outcome.ok) return reply.redirect(`${pagePath(request.params.slug)}?done=saved`, 303);
+    return editPage(request, reply, who, request.params.slug, { values: body, refusal: refusalOf(outcome.problem) });
+  });
+
+  app.post<{ Params: { slug: string }; Body: Form }>('/admin/pages/:slug/layout', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    const { slug } = request.params;
+    const body = request.body;
+    const op = parseOp(body);
+    const sections = sectionsFromForm(body);
+    if (op && op.kind !== 'save' && op.kind !== 'clear') {
+      return editPage(request, reply, who, slug, { sections: applyOp(sections, op), unsaved: true });
+    }
+    const layout = op?.kind === 'clear' ? null : layoutInput(sections);
+    const outcome = await callTool(deps, request, who.actor, 'pages.set_layout', { slug, layout }, idempotencyKeyOf(body));
+    if (outcome.ok) return reply.redirect(`${pagePath(slug)}?done=${layout ? 'layout' : 'cleared'}#layout-title`, 303);
+    return editPage(request, reply, who, slug, { sections, unsaved: true, layoutRefusal: refusalOf(outcome.problem) });
+  });
+
+  app.get<{ Params: { slug: string } }>('/admin/pages/:slug/delete', async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    await readTool(deps, request, who.actor, 'pages.get_layout', { slug: request.params.slug });
+    const page = await findPage(deps.runtime.db, request.params.slug);
+    return sendAdminPage(reply, {
+      title: t.pages.deleteTitle, current: 'pages', viewer: who.viewer,
+      main: html`<h1>${t.pages.deleteTitle}</h1><p><strong>${page.title}</strong> (${page.slug}, ${page.status})</p><p>${t.pages.deleteLead}</p>
+<form method="post" action="${pagePath(page.slug, '/delete')}">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}"><button class="danger" type="submit">${t.pages.deleteButton}</button> <a href="${pagePath(page.slug)}">${t.cancel}</a></form>`,
+    });
+  });
+
+  app.post<{ Params: { slug: string }; Body: Form }>('/admin/pages/:slug/delete', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    // The confirmation page is the person's "yes": the tool's confirm flag carries it.
+    const outcome = await callTool(deps, request, who.actor, 'pages.delete', { slug: request.params.slug, confirm: true }, idempotencyKeyOf(request.body));
+    if (outcome.ok) return reply.redirect('/admin/pages?done=deleted', 303);
+    const refusal = refusalOf(outcome.problem);
+    return sendAdminPage(reply, { title: t.refused, current: 'pages', viewer: who.viewer, main: problemBox(refusal.detail, refusal.resolution) }, outcome.status);
+  });
+}

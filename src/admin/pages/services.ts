@@ -1,0 +1,158 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasScope } from '../../access/actor.ts';
+import { html, link } from '../../edge/html/template.ts';
+import type { Html } from '../../edge/html/template.ts';
+import type { AppDeps } from '../../deps.ts';
+import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
+import type { Refusal } from '../call.ts';
+import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { checkbox, field, filled, lines, select, textArea, wholeNumber } from '../fields.ts';
+import { formatDate } from '../format.ts';
+import { signedIn } from '../session.ts';
+import type { SignedIn } from '../session.ts';
+import { t } from '../strings.ts';
+
+type Summary = { slug: string; title: string; priceString: string | null; status: string; showInNav: boolean; navOrder: number; publicUrl: string; updatedAt: string };
+type Service = Summary & { body: string; shortDescription: string | null; heroImage: string | null; features: string[] };
+type Form = Record<string, string>;
+
+const DONE: Record<string, string> = { created: t.services.created, saved: t.services.saved, deleted: t.services.deleted };
+const STATUSES = [{ value: 'published', label: t.pages.published }, { value: 'draft', label: t.pages.draft }];
+
+/**
+ * The form as typed, turned into the fields services.create and services.update take. A field left empty is
+ * left out: the tool keeps what is there (update) or its default (create), as it has no way to clear one.
+ */
+function serviceFields(body: Form): Record<string, unknown> {
+  const optional = ['shortDescription', 'priceString', 'heroImage'].flatMap((name) => (filled(body, name) ? [[name, filled(body, name)]] : []));
+  const navOrder = wholeNumber(filled(body, 'navOrder'));
+  return {
+    title: body.title?.trim() ?? '',
+    body: body.body ?? '',
+    features: lines(body.features),
+    showInNav: body.showInNav === 'on',
+    status: body.status ?? 'published',
+    ...(navOrder !== undefined ? { navOrder } : {}),
+    ...Object.fromEntries(optional),
+  };
+}
+
+function formOf(service: Service): Form {
+  return {
+    title: service.title, body: service.body, shortDescription: service.shortDescription ?? '', priceString: service.priceString ?? '',
+    heroImage: service.heroImage ?? '', features: service.features.join('\n'), showInNav: service.showInNav ? 'on' : '',
+    navOrder: String(service.navOrder), status: service.status,
+  };
+}
+
+function serviceForm(who: SignedIn, options: { action: string; values: Form; refusal?: Refusal; creating: boolean }): Html {
+  const err = (name: string) => options.refusal?.fields.get(name) ?? options.refusal?.fields.get(`patch.${name}`);
+  const featureError = [...(options.refusal?.fields ?? [])].find(([path]) => /(^|\.)features/.test(path))?.[1];
+  const v = options.values;
+  const s = t.services;
+  return html`<form method="post" action="${options.action}" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">
+${field({ name: 'title', label: s.serviceTitle, value: v.title, error: err('title'), required: true })}
+${options.creating ? field({ name: 'slug', label: s.slug, value: v.slug, error: err('slug') }) : ''}
+${field({ name: 'shortDescription', label: s.shortDescription, value: v.shortDescription, error: err('shortDescription') })}
+${field({ name: 'priceString', label: s.priceString, value: v.priceString, error: err('priceString') })}
+${field({ name: 'heroImage', label: s.heroImage, type: 'url', value: v.heroImage, error: err('heroImage') })}
+${textArea({ name: 'body', label: s.body, value: v.body, error: err('body'), required: true })}
+${textArea({ name: 'features', label: s.features, value: v.features, error: featureError })}
+${field({ name: 'navOrder', label: s.navOrder, type: 'number', value: v.navOrder, error: err('navOrder') })}
+${select({ name: 'status', label: s.status, value: v.status, error: err('status'), options: STATUSES })}
+${checkbox({ name: 'showInNav', label: s.showInNav, checked: v.showInNav === 'on' })}
+<button type="submit">${t.save}</button></form>`;
+}
+
+/** Service offerings: the list of services.list, create, edit every field but the slug, delete after a confirmation. */
+export function servicePages(app: FastifyInstance, deps: AppDeps): void {
+  const { timeZone } = deps.config.admin;
+  const path = (slug: string, rest = '') => `/admin/services/${encodeURIComponent(slug)}${rest}`;
+
+  app.get<{ Querystring: { done?: string } }>('/admin/services', async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    const services = await readTool<Summary[]>(deps, request, who.actor, 'services.list', {});
+    const done = DONE[request.query.done ?? ''];
+    const s = t.services;
+    return sendAdminPage(reply, {
+      title: s.title, current: 'services', viewer: who.viewer,
+      main: html`<h1>${s.title}</h1>${done ? noticeBox(done) : ''}
+${hasScope(who.actor, 'pages:write') ? html`<p><a class="button secondary" href="/admin/services/new">${s.newService}</a></p>` : ''}
+${services.length === 0 ? html`<p>${t.none}</p>` : html`<table class="stack"><thead><tr><th scope="col">${s.serviceTitle}</th><th scope="col">${s.slugShown}</th><th scope="col">${s.priceString}</th><th scope="col">${s.status}</th><th scope="col" class="num">${s.order}</th><th scope="col">${t.pages.updated}</th></tr></thead><tbody>
+${services.map((service) => html`<tr><td data-label="${s.serviceTitle}"><a href="${path(service.slug)}">${service.title}</a></td><td data-label="${s.slugShown}">${service.slug}</td><td data-label="${s.priceString}">${service.priceString ?? '—'}</td><td data-label="${s.status}">${service.status}</td><td data-label="${s.order}" class="num">${service.navOrder}</td><td data-label="${t.pages.updated}">${formatDate(service.updatedAt, timeZone)}</td></tr>`)}
+</tbody></table>`}`,
+    });
+  });
+
+  const newPage = (reply: FastifyReply, who: SignedIn, values: Form, refusal?: Refusal) => sendAdminPage(reply, {
+    title: t.services.newService, current: 'services', viewer: who.viewer,
+    main: html`<h1>${t.services.newService}</h1>${refusal ? problemBox(refusal.detail, refusal.resolution) : ''}${serviceForm(who, { action: '/admin/services/new', values, creating: true, ...(refusal ? { refusal } : {}) })}`,
+  }, refusal ? 422 : 200);
+
+  app.get('/admin/services/new', async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    return newPage(reply, who, { status: 'published' });
+  });
+
+  app.post<{ Body: Form }>('/admin/services/new', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    const body = request.body;
+    const slug = filled(body, 'slug');
+    const outcome = await callTool(deps, request, who.actor, 'services.create', { ...serviceFields(body), ...(slug ? { slug } : {}) }, idempotencyKeyOf(body));
+    if (outcome.ok) return reply.redirect(`${path((outcome.result as { slug: string }).slug)}?done=created`, 303);
+    return newPage(reply, who, body, refusalOf(outcome.problem));
+  });
+
+  const editPage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, slug: string, options: { values?: Form; refusal?: Refusal; notice?: string } = {}) => {
+    const service = await readTool<Service>(deps, request, who.actor, 'services.get', { slug });
+    const canWrite = hasScope(who.actor, 'pages:write');
+    return sendAdminPage(reply, {
+      title: service.title, current: 'services', viewer: who.viewer,
+      main: html`<h1>${service.title}</h1>${options.notice ? noticeBox(options.notice) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
+<p>${t.services.slugShown}: ${service.slug} · ${link(service.publicUrl, service.publicUrl)}</p>
+${canWrite ? html`${serviceForm(who, { action: path(service.slug), values: options.values ?? formOf(service), creating: false, ...(options.refusal ? { refusal: options.refusal } : {}) })}
+<p><a class="button secondary" href="${path(service.slug, '/delete')}">${t.services.delete}</a></p>`
+    : html`<dl class="panel">${Object.entries(formOf(service)).map(([name, value]) => html`<dt>${name}</dt><dd>${value || '—'}</dd>`)}</dl>`}`,
+    }, options.refusal ? 422 : 200);
+  };
+
+  app.get<{ Params: { slug: string }; Querystring: { done?: string } }>('/admin/services/:slug', async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    const notice = DONE[request.query.done ?? ''];
+    return editPage(request, reply, who, request.params.slug, notice ? { notice } : {});
+  });
+
+  app.post<{ Params: { slug: string }; Body: Form }>('/admin/services/:slug', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    const body = request.body;
+    const outcome = await callTool(deps, request, who.actor, 'services.update', { slug: request.params.slug, patch: serviceFields(body) }, idempotencyKeyOf(body));
+    if (outcome.ok) return reply.redirect(`${path(request.params.slug)}?done=saved`, 303);
+    return editPage(request, reply, who, request.params.slug, { values: body, refusal: refusalOf(outcome.problem) });
+  });
+
+  app.get<{ Params: { slug: string } }>('/admin/services/:slug/delete', async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    const service = await readTool<Service>(deps, request, who.actor, 'services.get', { slug: request.params.slug });
+    return sendAdminPage(reply, {
+      title: t.services.deleteTitle, current: 'services', viewer: who.viewer,
+      main: html`<h1>${t.services.deleteTitle}</h1><p><strong>${service.title}</strong> (${service.slug})</p><p>${t.services.deleteLead}</p>
+<form method="post" action="${path(service.slug, '/delete')}">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}"><button class="danger" type="submit">${t.services.deleteButton}</button> <a href="${path(service.slug)}">${t.cancel}</a></form>`,
+    });
+  });
+
+  app.post<{ Params: { slug: string }; Body: Form }>('/admin/services/:slug/delete', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    // The confirmation page is the person's "yes": the tool's confirm flag carries it.
+    const outcome = await callTool(deps, request, who.actor, 'services.delete', { slug: request.params.slug, confirm: true }, idempotencyKeyOf(request.body));
+    if (outcome.ok) return reply.redirect('/admin/services?done=deleted', 303);
+    const refusal = refusalOf(outcome.problem);
+    return sendAdminPage(reply, { title: t.refused, current: 'services', viewer: who.viewer, main: problemBox(refusal.detail, refusal.resolution) }, outcome.status);
+  });
+}
