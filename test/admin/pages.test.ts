@@ -98,6 +98,15 @@ describe('the pages page', () => {
     const saved = await post(t.app, manager, '/admin/pages/om-os/layout', { ...formFields(edit.response.body, '/admin/pages/om-os/layout'), op: 'save' });
     expect(saved.statusCode).toBe(303);
     expect(await layoutOf('om-os')).toEqual(before);
+
+    const reloaded = await page(t.app, manager, '/admin/pages/om-os');
+    const heading = await post(t.app, manager, '/admin/pages/om-os/layout', {
+      ...formFields(reloaded.response.body, '/admin/pages/om-os/layout'), 'layout.sections.2.columns.1.heading': 'Optikere i huset', op: 'save',
+    });
+    expect(heading.statusCode).toBe(303);
+    // Activity names the one heading that changed, not two long layouts.
+    const activity = await page(t.app, manager, '/admin/activity?target=om-os&tool=pages.set_layout');
+    expect(activity.response.body).toContain('<td data-label="Field">layout.sections.2.columns.1.heading</td><td data-label="Before">Optiker i huset</td><td data-label="After">Optikere i huset</td>');
   });
 
   it('shows a refused layout link next to its field, keeping what was typed and the unsaved sections', async () => {

@@ -31,13 +31,33 @@ function shown(value: unknown): string {
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
+type Change = { field: string; before: unknown; after: unknown };
+
 /** The fields whose value differs between the two snapshots: all of them for a creation or a removal. */
-export function changedFields(before: unknown, after: unknown): Array<{ field: string; before: unknown; after: unknown }> {
+export function changedFields(before: unknown, after: unknown): Change[] {
   const b = asRecord(before);
   const a = asRecord(after);
   const fields = [...new Set([...Object.keys(b), ...Object.keys(a)])].filter((field) => !NOISE.has(field));
-  return fields.filter((field) => JSON.stringify(b[field]) !== JSON.stringify(a[field]))
-    .map((field) => ({ field, before: b[field], after: a[field] }));
+  return fields.flatMap((field) => differences(field, b[field], a[field]));
+}
+
+/**
+ * Where two values differ, by path: a structured value changed on both sides (a page layout, a list of
+ * features) is compared member by member, so the row names the one heading that changed ("layout.sections.2.heading")
+ * instead of two long documents that look alike.
+ */
+function differences(path: string, before: unknown, after: unknown): Change[] {
+  if (JSON.stringify(before) === JSON.stringify(after)) return [];
+  const bothLists = Array.isArray(before) && Array.isArray(after);
+  const bothRecords = isPlainObject(before) && isPlainObject(after);
+  if (!bothLists && !bothRecords) return [{ field: path, before, after }];
+  const b = before as Record<string, unknown>;
+  const a = after as Record<string, unknown>;
+  return [...new Set([...Object.keys(b), ...Object.keys(a)])].flatMap((key) => differences(`${path}.${key}`, b[key], a[key]));
+}
+
+function isPlainObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function diffTable(entry: Pick<AuditEntry, 'before' | 'after'>): Html {
