@@ -26,15 +26,16 @@ type Ctx = { refusal: Refusal | undefined };
 /** The inputs of one non-columns section, named by its path ("layout.sections.0") so refusals find them. */
 function leafFields(node: FormNode, path: string, ctx: Ctx): Html {
   const err = (name: string) => ctx.refusal?.fields.get(`${path}.${name}`);
-  const input = (name: string, label: string, type: 'text' | 'url' = 'text') =>
-    field({ name: `${path}.${name}`, label, type, value: name.includes('.') ? text(child(node, name.split('.')[0] ?? ''), name.split('.')[1] ?? '') : text(node, name), error: err(name) });
+  // Links and images may be site paths ("/services"), which a browser's url input would refuse: plain text, checked by the tool.
+  const input = (name: string, label: string) =>
+    field({ name: `${path}.${name}`, label, value: name.includes('.') ? text(child(node, name.split('.')[0] ?? ''), name.split('.')[1] ?? '') : text(node, name), error: err(name) });
   switch (text(node, 'type')) {
     case 'hero':
-      return html`${input('heading', p.heading)}${input('subheading', p.subheading)}${input('image.url', p.imageUrl, 'url')}${input('image.alt', p.alt)}${input('cta.label', p.ctaLabel)}${input('cta.href', p.ctaHref)}${err('image') ? html`<p class="error">${err('image')}</p>` : ''}${err('cta') ? html`<p class="error">${err('cta')}</p>` : ''}`;
+      return html`${input('heading', p.heading)}${input('subheading', p.subheading)}${input('image.url', p.imageUrl)}${input('image.alt', p.alt)}${input('cta.label', p.ctaLabel)}${input('cta.href', p.ctaHref)}${err('image') ? html`<p class="error">${err('image')}</p>` : ''}${err('cta') ? html`<p class="error">${err('cta')}</p>` : ''}`;
     case 'text':
       return html`${input('heading', p.heading)}${textArea({ name: `${path}.body`, label: p.text, value: text(node, 'body'), error: err('body') })}`;
     case 'image':
-      return html`${input('url', p.imageUrl, 'url')}${input('alt', p.alt)}${input('caption', p.caption)}`;
+      return html`${input('url', p.imageUrl)}${input('alt', p.alt)}${input('caption', p.caption)}`;
     case 'cta':
       return html`${input('label', p.ctaLabel)}${input('href', p.ctaHref)}${select({ name: `${path}.style`, label: p.style, value: text(node, 'style'), error: err('style'), options: [{ value: 'primary', label: p.primary }, { value: 'secondary', label: p.secondary }] })}`;
     default:

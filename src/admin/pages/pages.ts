@@ -30,8 +30,7 @@ export const pagePath = (slug: string, rest = ''): string => `/admin/pages/${enc
 function detailsForm(who: SignedIn, options: { action: string; values: Form; refusal?: Refusal | undefined; creating: boolean }): Html {
   const err = (name: string) => options.refusal?.fields.get(name);
   const v = options.values;
-  return html`<form method="post" action="${options.action}" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">
-${options.creating ? html`` : html`<h2>${t.pages.details}</h2>`}
+  return html`<form method="post" action="${options.action}" class="panel">${options.creating ? '' : html`<h2>${t.pages.details}</h2>`}${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">
 ${options.creating ? field({ name: 'slug', label: t.pages.slug, value: v.slug, error: err('slug'), required: true }) : ''}
 ${field({ name: 'title', label: t.pages.pageTitle, value: v.title, error: err('title'), required: true })}
 ${textArea({ name: 'body', label: t.pages.body, value: v.body, error: err('body'), required: true })}
