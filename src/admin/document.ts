@@ -49,6 +49,9 @@ const NAV: ReadonlyArray<{ key: NavItem; href: string; ownerOnly?: boolean }> = 
   { key: 'products', href: '/admin/products' },
   { key: 'categories', href: '/admin/categories' },
   { key: 'keys', href: '/admin/keys', ownerOnly: true },
+  { key: 'apps', href: '/admin/apps', ownerOnly: true },
+  { key: 'settings', href: '/admin/settings' },
+  { key: 'import', href: '/admin/import', ownerOnly: true },
 ];
 
 /** A hidden CSRF field for a form of this page. */

@@ -9,8 +9,11 @@ import { defineCommand } from './command.ts';
 /** The most one upload may carry; the console's multipart limit holds the body to it before this sees it. */
 export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
 
+/** The files the import knows, in the order it writes them. */
+export const IMPORT_FILE_NAMES = Object.keys(IMPORT_FILES);
+
 const ImportFile = z.strictObject({
-  name: z.string().trim().min(1).max(200).meta({ description: `The file's name: one of ${Object.keys(IMPORT_FILES).join(', ')}; others are skipped.` }),
+  name: z.string().trim().min(1).max(200).meta({ description: `The file's name: one of ${IMPORT_FILE_NAMES.join(', ')}; others are skipped.` }),
   text: z.string().max(IMPORT_MAX_BYTES),
 });
 
@@ -22,7 +25,7 @@ export const importCommands = [
   defineCommand({
     name: 'import',
     input: z.strictObject({
-      files: z.array(ImportFile).min(1).max(Object.keys(IMPORT_FILES).length * 2),
+      files: z.array(ImportFile).min(1).max(IMPORT_FILE_NAMES.length * 2),
       currency: Currency.optional(),
       category: Slug.optional(),
       dryRun: z.boolean(),

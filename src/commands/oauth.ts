@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { listConnections, revokeClient, revokeGrant } from '../oauth/grants.ts';
 import { defineCommand } from './command.ts';
 
+export type { Connection } from '../oauth/grants.ts';
+
 const Id = z.string().trim().min(1).max(200);
 
 export const oauthCommands = [
