@@ -72,7 +72,9 @@ export default tseslint.config(
           // for read-only views, but changes the shop only through the call pipeline (calls/). Staff accounts,
           // sessions and API keys are access/ concerns; admin/ never imports db/ itself. It renders a page preview with
           // the storefront's own renderer (site/), under /admin where the session cookie is sent; site/ never imports admin/.
-          { from: 'admin', allow: [...base, 'admin', 'edge', 'calls', 'tools', 'access', 'deps', 'shop', 'site'] },
+          // What is the owner's alone and no tool (connected apps, the CSV import) it runs as the owner commands the CLI
+          // runs (commands/).
+          { from: 'admin', allow: [...base, 'admin', 'edge', 'calls', 'tools', 'access', 'deps', 'shop', 'site', 'commands'] },
           { from: 'site', allow: [...base, 'site', 'shop', 'edge', 'db', 'deps'] },
           { from: 'seed', allow: [...base, 'seed', 'shop', 'commerce', 'db'] },
           { from: 'import', allow: [...base, 'import', 'shop', 'access', 'db'] },
@@ -80,8 +82,8 @@ export default tseslint.config(
           // defines its own tools (webhooks.list and .retry), which app.ts registers only while UCP is on.
           { from: 'ucp', allow: [...base, 'ucp', 'commerce', 'shop', 'access', 'db', 'calls', 'edge', 'deps', 'mcp', 'tools'] },
           // The CLI's owner commands (butik oauth …): run on the database, here or through the server's route,
-          // so they sit below http/ and the CLI and use the rules of the faces they manage (oauth/).
-          { from: 'commands', allow: [...base, 'commands', 'db', 'access', 'oauth', 'tools'] },
+          // so they sit below http/ and the CLI and use the rules of the faces they manage (oauth/, import/).
+          { from: 'commands', allow: [...base, 'commands', 'db', 'access', 'oauth', 'tools', 'import', 'shop'] },
           { from: 'main', allow: ['*'] },
         ],
       }],

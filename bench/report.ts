@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { AdminPageTiming } from './admin-pages.ts';
 import type { CheckoutAudit } from './checkout.ts';
 import type { EmbeddedFootprint } from './embedded-footprint.ts';
 import { HISTOGRAM_BOUNDS_MS } from './latency.ts';
@@ -44,6 +45,8 @@ export type BenchResult = {
   };
   /** The embedded default (PGlite) with the demo shop and with the 20,000-product catalog. */
   embedded?: EmbeddedFootprint[];
+  /** Each console page's server render time (bench/admin-pages.ts). */
+  adminPages?: AdminPageTiming[];
   footprint?: { idleRssMb?: number; loadedRssMb?: number; loadS?: number; coldStartMs?: number; toolsListBytes?: number };
   targets: Target[];
   errors: string[];
@@ -133,6 +136,7 @@ export function markdown(result: BenchResult): string {
     lines.push('', `UCP checkout: not available (${ucp.notAvailable}).`);
   }
   lines.push(...embeddedTable(result));
+  lines.push(...adminPagesTable(result));
   lines.push('', ...histogramTable(result));
   lines.push('', '| target | goal | measured | met |', '|---|---|---|---|');
   for (const t of result.targets) {
@@ -155,6 +159,15 @@ function embeddedTable(result: BenchResult): string[] {
     lines.push(`| embedded, ${e.store} | ${e.readyMs} | ${mb(e.idleRssMb)} | ${mb(e.loadedRssMb)} | ${e.loadS} | ${rps} |`);
   }
   return lines;
+}
+
+/** The console's pages, one request at a time: what rendering each costs on this catalog. */
+function adminPagesTable(result: BenchResult): string[] {
+  if (!result.adminPages) return [];
+  return [
+    '', '| console page (signed-in owner) | status | p50 ms | p95 ms | max ms | KB |', '|---|---:|---:|---:|---:|---:|',
+    ...result.adminPages.map((p) => `| ${p.label} (\`${p.path}\`) | ${p.status} | ${p.p50} | ${p.p95} | ${p.max} | ${Math.round(p.bytes / 102.4) / 10} |`),
+  ];
 }
 
 /** Where each scenario's time went: the share of responses per latency bucket (to find the tail). */

@@ -16,6 +16,7 @@ import { processCpuMs } from './process-cpu.ts';
 import { mergeRuns } from './latency.ts';
 import { markdown, ordersRatio, ratio, writeResult } from './report.ts';
 import type { BenchResult, ScenarioResult } from './report.ts';
+import { adminPageTimes } from './admin-pages.ts';
 import { targetsFor } from './targets.ts';
 import {
   mcpCall, ordersListBodies, plainPaging, productSlugs, searchWithFilters, searchWithQ, toolCall,
@@ -273,6 +274,11 @@ async function main(): Promise<number> {
     if (result.footprint) {
       result.footprint.loadedRssMb = residentMb(butik.pid);
       result.footprint.loadS = Math.round((performance.now() - loadStarted) / 1000);
+    }
+    if (!only || only.includes('admin_pages')) {
+      log('timing every console page');
+      const [productSlug] = slugs;
+      if (productSlug) result.adminPages = await adminPageTimes(butik, { productSlug });
     }
     if (!only || only.includes('embedded')) {
       // The embedded default, as `npm start` runs it, beside the PostgreSQL figures.

@@ -55,6 +55,12 @@ export function targetsFor(result: BenchResult, profile: Profile): Target[] {
     },
     { name: 'MCP tools/list, all 48 tools', target: `≤ ${TARGETS.toolsListKb} KB`, measured: fmt(f?.toolsListBytes === undefined ? undefined : Math.round(f.toolsListBytes / 102.4) / 10, ' KB'), met: met(f?.toolsListBytes, (v) => v <= TARGETS.toolsListKb * 1024) },
   ];
+  for (const page of result.adminPages ?? []) {
+    targets.push({
+      name: `console page ${page.label}, p95`, target: `≤ ${TARGETS.adminPageMs} ms`,
+      measured: page.status === 200 ? `${page.p95} ms` : `answered ${page.status}`, met: page.status === 200 && page.p95 <= TARGETS.adminPageMs,
+    });
+  }
   if (result.meta.busyBeforeStart === true) {
     for (const target of targets) target.note = 'machine busy before the run';
   }

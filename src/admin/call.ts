@@ -1,8 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../access/actor.ts';
-import { runCall } from '../calls/run-call.ts';
+import { loggedToolError, runCall } from '../calls/run-call.ts';
 import type { CallOutcome } from '../calls/run-call.ts';
+import { ownerCommand } from '../commands/registry.ts';
+import { problemFor } from '../errors/to-problem.ts';
 import type { Problem } from '../errors/to-problem.ts';
 import type { AppDeps } from '../deps.ts';
 
@@ -25,6 +27,22 @@ export async function callTool(
   return runCall({
     runtime: deps.runtime, tool, actor, input, channel: 'admin', requestId: request.id, log: request.log, idempotencyKey,
   });
+}
+
+export type CommandOutcome = { ok: true; result: unknown } | { ok: false; problem: Problem };
+
+/**
+ * One owner command (commands/), for what is the owner's alone and no tool: run as the signed-in person on the
+ * admin channel, so the entries it audits name them. The page checks that the person is an owner first.
+ */
+export async function runOwnerCommand(deps: AppDeps, request: FastifyRequest, actor: Actor, name: string, input: Record<string, unknown>): Promise<CommandOutcome> {
+  const command = ownerCommand(name);
+  if (!command) throw new Error(`the console runs ${name}, which is not an owner command`);
+  try {
+    return { ok: true, result: await command.execute(deps.runtime.db, input, { now: deps.runtime.clock(), actor, channel: 'admin' }) };
+  } catch (error) {
+    return { ok: false, problem: problemFor(loggedToolError(request.log, error), { baseUrl: deps.baseUrl, requestId: request.id, channel: 'admin' }) };
+  }
 }
 
 /** A read the page cannot do without: a refusal becomes an error the console's error page shows. */

@@ -52,6 +52,9 @@ const NAV: ReadonlyArray<{ key: NavItem; href: string; ownerOnly?: boolean }> = 
   { key: 'pages', href: '/admin/pages' },
   { key: 'services', href: '/admin/services' },
   { key: 'keys', href: '/admin/keys', ownerOnly: true },
+  { key: 'apps', href: '/admin/apps', ownerOnly: true },
+  { key: 'settings', href: '/admin/settings' },
+  { key: 'import', href: '/admin/import', ownerOnly: true },
 ];
 
 /** A hidden CSRF field for a form of this page. */

@@ -7,8 +7,10 @@ import { CSS_TYPE } from '../edge/html/stylesheet.ts';
 import { ConsoleRefusal } from './call.ts';
 import { ADMIN_HEADERS, ADMIN_POLICY, problemBox, sendAdminPage } from './document.ts';
 import { activityRoutes } from './pages/activity.ts';
+import { appsPages } from './pages/apps.ts';
 import { categoryPages } from './pages/categories.ts';
 import { discountPages } from './pages/discounts.ts';
+import { importPages } from './pages/import.ts';
 import { keysPages } from './pages/keys.ts';
 import { orderPages } from './pages/orders.ts';
 import { overviewRoutes } from './pages/overview.ts';
@@ -16,6 +18,7 @@ import { pagePreviewRoutes } from './pages/page-preview.ts';
 import { pagePages } from './pages/pages.ts';
 import { productPages } from './pages/products.ts';
 import { servicePages } from './pages/services.ts';
+import { settingsPages } from './pages/settings.ts';
 import { registerSessions } from './session.ts';
 import { setupRoutes } from './setup.ts';
 import { signInRoutes } from './sign-in.ts';
@@ -73,4 +76,8 @@ export const adminRoutes: FastifyPluginAsync<{ deps: AppDeps; masterKey: string 
   pagePages(app, deps);
   pagePreviewRoutes(app, deps);
   servicePages(app, deps);
+  appsPages(app, deps);
+  settingsPages(app, deps);
+  // Its own scope: only the upload route parses multipart bodies.
+  await app.register(async (scope) => importPages(scope, deps));
 };

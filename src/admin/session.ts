@@ -15,11 +15,19 @@ declare module 'fastify' {
   interface Session {
     /** Set at sign-in, after the session id was rotated. */
     staffId?: string;
+    /** When (ms, by the app clock) the idle deadline last moved: the session row is written again only after TOUCH_MS. */
+    touchedAt?: number;
   }
 }
 
 export const SESSION_COOKIE = 'butik_admin';
-/** Form bodies of the console are small; an import upload would get its own limit. */
+/**
+ * How often a request by a signed-in person moves the idle deadline forward (a write of the session row). In
+ * between, a request writes nothing unless the session itself changed, so the deadline counts from at most
+ * this long before the last request.
+ */
+export const TOUCH_MS = 60_000;
+/** Form bodies of the console are small; the import upload has its own limit (pages/import.ts). */
 const FORM_LIMIT = 256 * 1024;
 
 /**
@@ -37,8 +45,8 @@ export async function registerSessions(app: FastifyInstance, deps: AppDeps, mast
     cookieName: SESSION_COOKIE,
     store: staffSessionStore<Session>({ db, clock, idleMs }),
     saveUninitialized: false,
-    // Every request moves the idle deadline forward.
-    rolling: true,
+    // Saved only when changed: the hook below changes touchedAt once every TOUCH_MS, which moves the deadline.
+    rolling: false,
     cookie: {
       path: '/admin',
       httpOnly: true,
@@ -47,8 +55,25 @@ export async function registerSessions(app: FastifyInstance, deps: AppDeps, mast
       maxAge: idleMs,
     },
   });
+  app.addHook('onRequest', async (request) => {
+    const { session } = request;
+    if (!session.staffId) return;
+    const now = clock().getTime();
+    if (session.touchedAt === undefined || now - session.touchedAt >= TOUCH_MS) session.touchedAt = now;
+  });
   await app.register(fastifyFormbody, { bodyLimit: FORM_LIMIT });
-  await app.register(fastifyCsrf, { sessionPlugin: '@fastify/session' });
+  await app.register(fastifyCsrf, { sessionPlugin: '@fastify/session', getToken: formToken });
+}
+
+/**
+ * The `_csrf` field of a form: a plain value in a url-encoded body, a field part of a multipart one (the
+ * import upload, whose fields @fastify/multipart attaches to the body), so an upload is checked like any form.
+ */
+function formToken(request: FastifyRequest): string | undefined {
+  const field: unknown = (request.body as Record<string, unknown> | undefined)?._csrf;
+  if (typeof field === 'string') return field;
+  const part = typeof field === 'object' && field !== null && 'value' in field ? field.value : undefined;
+  return typeof part === 'string' ? part : undefined;
 }
 
 export type SignedIn = { actor: Extract<Actor, { kind: 'staff' }>; viewer: Viewer };

@@ -28,7 +28,7 @@ export async function runOwnerCommand(
     throw error;
   }
   try {
-    return await command.execute(database.db, input, new Date());
+    return await command.execute(database.db, input, { now: new Date(), actor: { kind: 'cli' }, channel: 'cli' });
   } finally {
     await database.close();
   }

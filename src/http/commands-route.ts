@@ -26,7 +26,8 @@ export const commandsRoute: RoutePlugin = async (app, { deps }) => {
       return sendProblem(reply, new ToolError('not_found', `There is no owner command ${request.params.name}.`), deps.baseUrl, headers);
     }
     try {
-      const result = await command.execute(deps.runtime.db, decodeJsonBody(request), deps.runtime.clock());
+      // The CLI sent it with the master key: its audit entries say so, on the CLI's channel.
+      const result = await command.execute(deps.runtime.db, decodeJsonBody(request), { now: deps.runtime.clock(), actor, channel: 'cli' });
       return reply.code(200).headers(headers).send({ ok: true, result });
     } catch (error) {
       return sendProblem(reply, loggedToolError(request.log, error), deps.baseUrl, headers);

@@ -1,9 +1,9 @@
 import type { Db } from '../db/client.ts';
 import { importCurrency, importDiscounts, importProducts } from './catalog.ts';
 import type { ImportRows } from './files.ts';
-import type { ImportProblem } from './read-files.ts';
+import type { ImportProblem, ReadResult } from './read-files.ts';
 import { ImportRun } from './run.ts';
-import type { ImportCounts } from './run.ts';
+import type { ImportCounts, Importer } from './run.ts';
 import { importCustomers, importPromotions, importShippingRates } from './shipping-and-buyers.ts';
 
 export type { ImportCounts } from './run.ts';
@@ -15,6 +15,8 @@ export type ImportOptions = {
   category?: string;
   dryRun: boolean;
   now: Date;
+  /** Whom the audit entries name; the command line by default. */
+  by?: Importer;
 };
 
 /** The import could not be written as given; the transaction rolled back and nothing changed. */
@@ -41,7 +43,7 @@ const DEFAULT_CATEGORY = 'uncategorized';
 export async function applyImport(db: Db, rows: ImportRows, options: ImportOptions): Promise<ImportCounts> {
   try {
     return await db.transaction(async (tx) => {
-      const run = new ImportRun(tx, options.now);
+      const run = new ImportRun(tx, options.now, options.by);
       if (options.currency !== undefined) await importCurrency(run, options.currency);
       await importProducts(run, rows, options.category ?? DEFAULT_CATEGORY);
       await importDiscounts(run, rows['discounts.csv']);
@@ -55,5 +57,23 @@ export async function applyImport(db: Db, rows: ImportRows, options: ImportOptio
   } catch (error) {
     if (error instanceof DryRunDone) return error.counts;
     throw error;
+  }
+}
+
+/** What an import did or, on a dry run, would do: nothing was written when there are problems. */
+export type ImportReport = { dryRun: boolean; skipped: string[]; problems: ImportProblem[]; counts: ImportCounts | null };
+
+/**
+ * Writes files that were read and checked, or lists why it will not: the problems found while reading and
+ * those found while writing, each naming the file as it was given. The CLI and the console share it.
+ */
+export async function importChecked(db: Db, read: ReadResult, options: ImportOptions): Promise<ImportReport> {
+  const report = { dryRun: options.dryRun, skipped: read.skipped };
+  if (read.problems.length > 0) return { ...report, problems: read.problems, counts: null };
+  try {
+    return { ...report, problems: [], counts: await applyImport(db, read.rows, options) };
+  } catch (error) {
+    if (!(error instanceof ImportRejected)) throw error;
+    return { ...report, problems: error.problems.map((p) => ({ ...p, file: read.files.get(p.file) ?? p.file })), counts: null };
   }
 }

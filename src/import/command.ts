@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import type { Db } from '../db/client.ts';
 import { Slug } from '../schema/common.ts';
 import { Currency } from '../shop/settings.ts';
-import { ImportRejected, applyImport } from './apply.ts';
+import { importChecked } from './apply.ts';
 import type { ImportCounts, ImportOptions } from './apply.ts';
 import { IMPORT_FILES } from './files.ts';
 import { readImportFiles } from './read-files.ts';
@@ -56,22 +56,12 @@ export type ImportOutput = { exitCode: 0 | 1; stdout: string[]; stderr: string[]
 
 /** Reads, checks and writes; what to print and the exit code come back, so the CLI only prints them. */
 export async function runImport(db: Db, command: ImportCommand, now: Date): Promise<ImportOutput> {
-  const read = readImportFiles(command.paths);
-  const stderr = read.skipped.map((path) => `skipped ${path}: not a file butik import knows`);
-  const fail = (problems: Array<{ file: string; line: number; message: string }>): ImportOutput => ({
-    exitCode: 1,
-    stdout: [],
-    stderr: [...stderr, ...problems.map((p) => `${p.file}:${p.line}: ${p.message}`), 'Nothing was written.'],
-  });
-  if (read.problems.length > 0) return fail(read.problems);
-  try {
-    const counts = await applyImport(db, read.rows, { ...command.options, now });
-    return { exitCode: 0, stdout: summary(counts, command.options.dryRun), stderr };
-  } catch (error) {
-    // Problems found while writing name the file as given on the command line, like those found while reading.
-    if (error instanceof ImportRejected) return fail(error.problems.map((p) => ({ ...p, file: read.files.get(p.file) ?? p.file })));
-    throw error;
+  const report = await importChecked(db, readImportFiles(command.paths), { ...command.options, now });
+  const stderr = report.skipped.map((path) => `skipped ${path}: not a file butik import knows`);
+  if (report.counts === null) {
+    return { exitCode: 1, stdout: [], stderr: [...stderr, ...report.problems.map((p) => `${p.file}:${p.line}: ${p.message}`), 'Nothing was written.'] };
   }
+  return { exitCode: 0, stdout: summary(report.counts, command.options.dryRun), stderr };
 }
 
 function summary(counts: ImportCounts, dryRun: boolean): string[] {

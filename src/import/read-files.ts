@@ -24,13 +24,22 @@ function expand(paths: readonly string[]): string[] {
     : [path]));
 }
 
+/** A file to read: the path it is reported by (its base name says which file it is) and its bytes, read when needed. */
+export type ImportSource = { path: string; content(): Buffer | string };
+
 /** Reads and checks every known file completely; nothing is written here, so a problem costs nothing. */
 export function readImportFiles(paths: readonly string[]): ReadResult {
+  return readImportSources(expand(paths).map((path) => ({ path, content: () => readFileSync(path) })));
+}
+
+/** The same for files that are already in memory, such as the console's upload. */
+export function readImportSources(sources: readonly ImportSource[]): ReadResult {
   const rows = Object.fromEntries(Object.keys(IMPORT_FILES).map((name) => [name, []])) as unknown as ImportRows;
   const skipped: string[] = [];
   const problems: ImportProblem[] = [];
   const seen = new Map<string, string>();
-  for (const path of expand(paths)) {
+  for (const source of sources) {
+    const { path } = source;
     const name = basename(path);
     if (!isImportFile(name)) {
       skipped.push(path);
@@ -42,17 +51,18 @@ export function readImportFiles(paths: readonly string[]): ReadResult {
       continue;
     }
     seen.set(name, path);
-    readOne(name, path, rows, problems);
+    readOne(name, source, rows, problems);
   }
   return { rows, skipped, problems, files: seen };
 }
 
-function readOne(name: ImportFileName, path: string, rows: ImportRows, problems: ImportProblem[]): void {
+function readOne(name: ImportFileName, source: ImportSource, rows: ImportRows, problems: ImportProblem[]): void {
+  const { path } = source;
   const schema: z.ZodObject = IMPORT_FILES[name];
   let header: string[] = [];
   let records: Array<{ record: Record<string, string>; info: { lines: number } }>;
   try {
-    records = parse(readFileSync(path), {
+    records = parse(source.content(), {
       bom: true,
       columns: (names: string[]) => (header = names.map((column) => column.trim())),
       skip_empty_lines: true,

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { appendAudit } from '../access/audit-log.ts';
 import type { Actor } from '../access/actor.ts';
+import type { Channel } from '../context.ts';
 import type { Queryable } from '../db/client.ts';
 import type { ImportFileName } from './files.ts';
 import type { ImportProblem } from './read-files.ts';
@@ -8,7 +9,10 @@ import type { ImportProblem } from './read-files.ts';
 export type Outcome = 'created' | 'updated' | 'unchanged';
 export type ImportCounts = Partial<Record<ImportFileName | 'categories' | 'currency', Record<Outcome, number>>>;
 
-const IMPORTER: Actor = { kind: 'cli' };
+/** Who imports and how it arrived: the CLI on its own, or an owner in the console. */
+export type Importer = { actor: Actor; channel: Channel };
+
+export const CLI_IMPORTER: Importer = { actor: { kind: 'cli' }, channel: 'cli' };
 
 /** The stored values that differ from the wanted ones; jsonb arrays and objects compare by content. */
 export function changedValues<T extends Record<string, unknown>>(stored: Record<string, unknown>, wanted: T): Partial<T> {
@@ -20,7 +24,7 @@ export class ImportRun {
   readonly problems: ImportProblem[] = [];
   readonly counts: ImportCounts = {};
 
-  constructor(readonly db: Queryable, readonly now: Date) {}
+  constructor(readonly db: Queryable, readonly now: Date, readonly by: Importer = CLI_IMPORTER) {}
 
   count(kind: keyof ImportCounts, outcome: Outcome): void {
     const tally = this.counts[kind] ?? { created: 0, updated: 0, unchanged: 0 };
@@ -32,10 +36,10 @@ export class ImportRun {
     this.problems.push({ file, line, message });
   }
 
-  /** An audit entry as the tools write them, by the CLI under the tool name `import`, so audit.revert undoes it. */
+  /** An audit entry as the tools write them, by the importer under the tool name `import`, so audit.revert undoes it. */
   audit(targetType: string, targetId: string, before: unknown, after: unknown): Promise<string> {
     return appendAudit(this.db, {
-      record: { targetType, targetId, before, after }, actor: IMPORTER, channel: 'cli', tool: 'import', at: this.now,
+      record: { targetType, targetId, before, after }, actor: this.by.actor, channel: this.by.channel, tool: 'import', at: this.now,
     });
   }
 

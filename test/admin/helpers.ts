@@ -35,3 +35,14 @@ export async function post(app: FastifyInstance, cookie: string, url: string, fo
     method: 'POST', url, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(form).toString(),
   });
 }
+
+/** A multipart form as a browser sends it: fields and files, the way the import page's upload arrives. */
+export async function postMultipart(app: FastifyInstance, cookie: string, url: string, fields: Record<string, string>, files: Array<{ name: string; text: string }> = []) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  for (const file of files) form.append('files', new Blob([file.text], { type: 'text/csv' }), file.name);
+  const request = new Request('http://butik.test/', { method: 'POST', body: form });
+  return app.inject({
+    method: 'POST', url, headers: { cookie, 'content-type': request.headers.get('content-type') ?? '' }, payload: Buffer.from(await request.arrayBuffer()),
+  });
+}

@@ -13,6 +13,7 @@ beforeAll(async () => {
   await seedDemoStore(t.database.db, { baseUrl: 'http://butik.test' });
   await addPerson(t.database.db, 'anna@shop.dk', 'manager');
   await addPerson(t.database.db, 'vera@shop.dk', 'viewer');
+  await addPerson(t.database.db, 'olga@shop.dk', 'owner');
   manager = (await signIn(t.app, 'anna@shop.dk')).cookie ?? '';
   viewer = (await signIn(t.app, 'vera@shop.dk')).cookie ?? '';
 });
@@ -36,7 +37,19 @@ describe('console forms call the tools as the signed-in person', () => {
     expect(entry).toMatchObject({ tool: 'products.update', channel: 'admin', actor: { kind: 'staff', name: 'anna@shop.dk (manager)' } });
     const activity = await page(t.app, manager, '/admin/activity?target=aviator-classic');
     expect(activity.response.body).toContain('anna@shop.dk (manager)');
-    expect(activity.response.body).toMatch(/<td data-label="Field">priceDkk<\/td><td data-label="Before">129900<\/td><td data-label="After">119900<\/td>/);
+    expect(activity.response.body).toMatch(/<td data-label="Field">priceDkk<\/td><td data-label="Before"><data value="129900">DKK\s1,299\.00<\/data><\/td><td data-label="After"><data value="119900">DKK\s1,199\.00<\/data><\/td>/);
+  });
+
+  it('shows a money setting\'s change in the shop currency, with its minor units kept beside it', async () => {
+    const owner = (await signIn(t.app, 'olga@shop.dk')).cookie ?? '';
+    const settings = await page(t.app, owner, '/admin/settings');
+    const value = (name: string) => new RegExp(`name="${name}"[^>]*value="([^"]*)"`).exec(settings.response.body)?.[1] ?? '';
+    await post(t.app, owner, '/admin/settings', {
+      _csrf: settings.csrf ?? '', storeName: value('storeName'), shippingDkk: '3950', freeShippingThresholdDkk: value('freeShippingThresholdDkk'), currency: value('currency'),
+    });
+    const activity = await page(t.app, owner, '/admin/activity?tool=settings.update');
+    expect(activity.response.body).toContain('settings.update · settings shippingDkk');
+    expect(activity.response.body).toMatch(/<data value="3950">DKK\s39\.50<\/data>/);
   });
 
   it('shows a refused field next to the field and keeps what was typed', async () => {
@@ -53,7 +66,7 @@ describe('console forms call the tools as the signed-in person', () => {
     const key = await t.keyWith('audit:read');
     const [entry] = (await t.call('audit.list', { targetSlug: 'aviator-classic', limit: 1 }, { key })).body.result;
     const confirm = await page(t.app, manager, `/admin/activity/${entry.id}/revert`);
-    expect(confirm.response.body).toMatch(/<td data-label="Before">119900<\/td><td data-label="After">129900<\/td>/);
+    expect(confirm.response.body).toMatch(/<td data-label="Before"><data value="119900">DKK\s1,199\.00<\/data><\/td><td data-label="After"><data value="129900">DKK\s1,299\.00<\/data><\/td>/);
     const reverted = await post(t.app, manager, `/admin/activity/${entry.id}/revert`, { _csrf: confirm.csrf ?? '' });
     expect(reverted.statusCode).toBe(303);
     expect((await t.call('products.get', { slug: 'aviator-classic' })).body.result.priceDkk).toBe(129900);

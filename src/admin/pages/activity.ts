@@ -5,7 +5,8 @@ import type { Html } from '../../edge/html/template.ts';
 import type { AppDeps } from '../../deps.ts';
 import { callTool, readTool, refusalOf } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
-import { formatDate } from '../format.ts';
+import { readSettings } from '../../shop/settings.ts';
+import { formatDate, formatMoney } from '../format.ts';
 import { signedIn } from '../session.ts';
 import { t } from '../strings.ts';
 
@@ -13,6 +14,11 @@ const PAGE_SIZE = 25;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Columns every write touches; they would make every diff look alike. */
 const NOISE = new Set(['updatedAt', 'updated_at']);
+/** Amounts are integer minor units in fields named so (priceDkk, shippingDkk, totalMinor …). */
+const MONEY_FIELD = /(Dkk|Minor)$/;
+
+/** Minor units shown in the shop currency, e.g. 12900 → "DKK 129.00". */
+type MoneyFormat = (minor: number) => string;
 
 export type AuditEntry = {
   id: string; at: string; actor: { kind: string; name: string }; channel: string; tool: string;
@@ -60,15 +66,35 @@ function isPlainObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function diffTable(entry: Pick<AuditEntry, 'before' | 'after'>): Html {
+/**
+ * A money field's amount: the value itself, or for a setting such as shippingDkk its stored {"value": …}
+ * (the entry's target names the setting, the row's field is just `value`).
+ */
+function amountOf(entry: Pick<AuditEntry, 'targetType' | 'targetId'>, field: string, value: unknown): number | undefined {
+  const setting = entry.targetType === 'settings' && field === 'value' && MONEY_FIELD.test(entry.targetId);
+  if (!setting && !MONEY_FIELD.test(field)) return undefined;
+  const amount = setting ? asRecord(value).value : value;
+  return typeof amount === 'number' && Number.isSafeInteger(amount) ? amount : undefined;
+}
+
+/** A cell of the diff: an amount in the shop currency, its raw minor units kept in the <data> element's value. */
+function cell(entry: Pick<AuditEntry, 'targetType' | 'targetId'>, field: string, value: unknown, money: MoneyFormat): Html | string {
+  const amount = amountOf(entry, field, value);
+  return amount === undefined ? shown(value) : html`<data value="${amount}">${money(amount)}</data>`;
+}
+
+export function diffTable(entry: Pick<AuditEntry, 'before' | 'after' | 'targetType' | 'targetId'>, money: MoneyFormat): Html {
   const rows = changedFields(entry.before, entry.after);
   if (rows.length === 0) return html``;
   return html`<table class="diff stack"><caption class="skip-link">${t.activity.changes}</caption><thead><tr><th scope="col">${t.activity.field}</th><th scope="col">${t.activity.before}</th><th scope="col">${t.activity.after}</th></tr></thead><tbody>${rows.map((row) =>
-    html`<tr><td data-label="${t.activity.field}">${row.field}</td><td data-label="${t.activity.before}">${shown(row.before)}</td><td data-label="${t.activity.after}">${shown(row.after)}</td></tr>`)}</tbody></table>`;
+    html`<tr><td data-label="${t.activity.field}">${row.field}</td><td data-label="${t.activity.before}">${cell(entry, row.field, row.before, money)}</td><td data-label="${t.activity.after}">${cell(entry, row.field, row.after, money)}</td></tr>`)}</tbody></table>`;
 }
 
-/** Changes audit.revert refuses: an order's status history, and API keys (undo must not revive a revoked key). */
-const NOT_REVERTIBLE = new Set(['order', 'api_key']);
+/**
+ * Changes audit.revert refuses: an order's status history, API keys (undo must not revive a revoked key) and
+ * ended OAuth connections (the application asks again instead).
+ */
+const NOT_REVERTIBLE = new Set(['order', 'api_key', 'oauth_grant', 'oauth_client']);
 
 /** The fields that name a new row, in the order a person recognises it by. */
 const NAMING_FIELDS = ['name', 'title', 'code', 'slug', 'key'] as const;
@@ -77,21 +103,21 @@ const NAMING_FIELDS = ['name', 'title', 'code', 'slug', 'key'] as const;
  * A creation changes every field, so its whole table would drown the feed: one line names what was made,
  * and the fields stay one click away in a <details>, which needs no script.
  */
-function creationView(entry: AuditEntry): Html {
+function creationView(entry: AuditEntry, money: MoneyFormat): Html {
   const after = asRecord(entry.after);
   const naming = NAMING_FIELDS.filter((field) => typeof after[field] === 'string' || typeof after[field] === 'number')
     .slice(0, 2).map((field) => `${field}: ${shown(after[field])}`);
   const rows = changedFields(null, after);
   return html`<p class="summary">${t.activity.created} ${entry.targetType}${naming.length > 0 ? html` — ${naming.join(', ')}` : ''}</p>
-<details><summary>${t.activity.allFields(rows.length)}</summary>${diffTable(entry)}</details>`;
+<details><summary>${t.activity.allFields(rows.length)}</summary>${diffTable(entry, money)}</details>`;
 }
 
-function entryView(entry: AuditEntry, canRevert: boolean, timeZone: string): Html {
+function entryView(entry: AuditEntry, canRevert: boolean, timeZone: string, money: MoneyFormat): Html {
   const revertible = canRevert && entry.revertedBy === null && entry.revertOf === null && !NOT_REVERTIBLE.has(entry.targetType);
   return html`<article class="entry" aria-labelledby="e-${entry.id}">
 <h2 id="e-${entry.id}">${entry.tool} · ${entry.targetType} ${entry.targetId}</h2>
 <p class="meta"><span>${t.activity.who}: <strong>${entry.actor.name}</strong></span> · <span>${t.activity.when}: ${formatDate(entry.at, timeZone)}</span> · <span>${t.activity.channel}: ${entry.channel}</span>${entry.revertOf ? html` · <span>${t.activity.revertOf} <a href="/admin/activity?target=${entry.targetId}">${entry.revertOf}</a></span>` : ''}${entry.revertedBy ? html` · <strong>${t.activity.reverted}</strong>` : ''}</p>
-${entry.before === null && entry.after !== null ? creationView(entry) : diffTable(entry)}
+${entry.before === null && entry.after !== null ? creationView(entry, money) : diffTable(entry, money)}
 ${revertible ? html`<p><a class="button secondary" href="/admin/activity/${entry.id}/revert">${t.activity.revert}<span class="skip-link"> ${entry.tool} ${entry.targetId}</span></a></p>` : ''}
 </article>`;
 }
@@ -124,7 +150,11 @@ export function activityRoutes(app: FastifyInstance, deps: AppDeps): void {
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     const filters = request.query;
-    const outcome = await callTool(deps, request, who.actor, 'audit.list', listInput(filters));
+    const [outcome, { currency }] = await Promise.all([
+      callTool(deps, request, who.actor, 'audit.list', listInput(filters)),
+      readSettings(deps.runtime.db),
+    ]);
+    const money = (minor: number) => formatMoney(minor, currency);
     const entries = outcome.ok ? outcome.result as AuditEntry[] : [];
     const canRevert = hasScope(who.actor, 'audit:revert');
     const last = entries.at(-1);
@@ -136,7 +166,7 @@ export function activityRoutes(app: FastifyInstance, deps: AppDeps): void {
 ${filters.done === 'reverted' ? noticeBox(t.activity.revertDone) : ''}
 ${outcome.ok ? '' : problemBox(refusalOf(outcome.problem).detail, refusalOf(outcome.problem).resolution)}
 ${filterForm(filters)}
-${entries.length === 0 ? html`<p>${t.none}</p>` : entries.map((entry) => entryView(entry, canRevert, timeZone))}
+${entries.length === 0 ? html`<p>${t.none}</p>` : entries.map((entry) => entryView(entry, canRevert, timeZone, money))}
 <nav class="pager" aria-label="Pages">${filters.before ? html`<a href="/admin/activity?${new URLSearchParams(stripped(filters)).toString()}">${t.previous}</a>` : ''}${older ? html`<a href="${older}">${t.next}</a>` : ''}</nav>`,
     });
   });
@@ -144,15 +174,18 @@ ${entries.length === 0 ? html`<p>${t.none}</p>` : entries.map((entry) => entryVi
   const confirmPage = async (request: FastifyRequest, reply: FastifyReply, id: string, problem?: Html) => {
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
-    const [entry] = await readTool<AuditEntry[]>(deps, request, who.actor, 'audit.list', { entryId: id, limit: 1 });
+    const [[entry], { currency }] = await Promise.all([
+      readTool<AuditEntry[]>(deps, request, who.actor, 'audit.list', { entryId: id, limit: 1 }),
+      readSettings(deps.runtime.db),
+    ]);
     if (!entry) return sendAdminPage(reply, { title: t.notFound, viewer: who.viewer, main: problemBox(t.notFound) }, 404);
     // What goes back is the entry's change read the other way round.
-    const undo = { before: entry.after, after: entry.before };
+    const undo = { ...entry, before: entry.after, after: entry.before };
     return sendAdminPage(reply, {
       title: t.activity.confirmTitle, current: 'activity', viewer: who.viewer,
       main: html`<h1>${t.activity.confirmTitle}</h1>${problem ?? ''}
 <p>${entry.tool} · ${entry.targetType} ${entry.targetId} · ${entry.actor.name} · ${formatDate(entry.at, timeZone)}</p>
-<p>${t.activity.confirmLead}</p>${diffTable(undo)}
+<p>${t.activity.confirmLead}</p>${diffTable(undo, (minor) => formatMoney(minor, currency))}
 <form method="post" action="/admin/activity/${entry.id}/revert">${csrfField(who.viewer)}
 <button type="submit">${t.activity.confirmButton}</button> <a href="/admin/activity">${t.cancel}</a></form>`,
     }, problem ? 422 : 200);

@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { html } from '../../edge/html/template.ts';
+import type { Html } from '../../edge/html/template.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Connection } from '../../commands/oauth.ts';
+import { ConsoleRefusal, refusalOf, runOwnerCommand } from '../call.ts';
+import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { formatDate } from '../format.ts';
+import { signedIn } from '../session.ts';
+import type { SignedIn } from '../session.ts';
+import { t } from '../strings.ts';
+
+type Query = { done?: string };
+const DONE: Record<string, string> = { grant: t.apps.revokedGrant, client: t.apps.disconnected };
+
+/**
+ * Connected apps, for owners: the OAuth clients and their grants. No tool manages them (a token must not end
+ * the grants it came from), so the page runs the owner commands `butik oauth list|revoke` runs, as the
+ * signed-in owner on the admin channel; a revocation is audited, and has no undo.
+ */
+export function appsPages(app: FastifyInstance, deps: AppDeps): void {
+  const { timeZone } = deps.config.admin;
+
+  const owner = async (request: FastifyRequest, reply: FastifyReply): Promise<SignedIn | undefined> => {
+    const who = await signedIn(deps, request, reply);
+    if (who && !who.viewer.managesAccess) {
+      await sendAdminPage(reply, { title: t.apps.title, viewer: who.viewer, main: problemBox(t.apps.ownerOnly) }, 403);
+      return undefined;
+    }
+    return who;
+  };
+
+  const grantRow = (who: SignedIn, connection: Connection, grant: Connection['grants'][number]) => html`<tr>
+<td data-label="${t.apps.app}"><strong>${connection.clientName ?? t.apps.unnamed}</strong></td>
+<td data-label="${t.apps.scopes}">${Object.entries(grant.scopes).map(([resource, scope]) => html`<span class="scope">${scope}</span> <small>(${resource})</small> `)}</td>
+<td data-label="${t.apps.granted}">${formatDate(grant.grantedAt, timeZone)}</td>
+<td data-label="${t.apps.lastToken}">${formatDate(grant.lastTokenAt, timeZone)}</td>
+<td data-label="${t.apps.tokens}" class="num">${grant.liveTokens}</td>
+<td><form class="inline" method="post" action="/admin/apps/grants/${grant.grantId}/revoke">${csrfField(who.viewer)}<button class="danger" type="submit">${t.apps.revokeGrant}<span class="skip-link"> ${connection.clientName ?? connection.clientId}</span></button></form></td></tr>`;
+
+  const connectionView = (who: SignedIn, connection: Connection): Html => html`<section class="panel" aria-labelledby="c-${connection.clientId}">
+<h2 id="c-${connection.clientId}">${connection.clientName ?? t.apps.unnamed}</h2>
+<p class="meta">${t.apps.client}: <code>${connection.clientId}</code>${connection.redirectUris.length > 0 ? html` · ${connection.redirectUris.join(', ')}` : ''}</p>
+${connection.grants.length === 0 ? html`<p>${t.apps.noGrant}</p>` : html`<table class="stack"><thead><tr><th scope="col">${t.apps.app}</th><th scope="col">${t.apps.scopes}</th><th scope="col">${t.apps.granted}</th><th scope="col">${t.apps.lastToken}</th><th scope="col" class="num">${t.apps.tokens}</th><th scope="col"><span class="skip-link">Actions</span></th></tr></thead><tbody>
+${connection.grants.map((grant) => grantRow(who, connection, grant))}</tbody></table>`}
+<form method="post" action="/admin/apps/${connection.clientId}/revoke">${csrfField(who.viewer)}<button class="danger" type="submit">${t.apps.disconnect}<span class="skip-link"> ${connection.clientName ?? connection.clientId}</span></button></form>
+</section>`;
+
+  const page = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, query: Query, problem?: Html) => {
+    const listed = await runOwnerCommand(deps, request, who.actor, 'oauth.list', {});
+    if (!listed.ok) throw new ConsoleRefusal(refusalOf(listed.problem));
+    const connections = listed.result as Connection[];
+    const done = DONE[query.done ?? ''];
+    return sendAdminPage(reply, {
+      title: t.apps.title, current: 'apps', viewer: who.viewer,
+      main: html`<h1>${t.apps.title}</h1><p>${t.apps.lead}</p>${done ? noticeBox(done) : ''}${problem ?? ''}
+${connections.length === 0 ? html`<p>${t.none}</p>` : connections.map((connection) => connectionView(who, connection))}`,
+    }, problem ? 422 : 200);
+  };
+
+  const revoke = async (request: FastifyRequest, reply: FastifyReply, name: string, input: Record<string, string>, done: string) => {
+    const who = await owner(request, reply);
+    if (!who) return reply;
+    const outcome = await runOwnerCommand(deps, request, who.actor, name, input);
+    if (!outcome.ok) return page(request, reply, who, {}, problemBox(outcome.problem.detail, outcome.problem.resolution));
+    request.log.info({ ...input, by: who.actor.staffId }, 'admin ended an OAuth connection');
+    return reply.redirect(`/admin/apps?done=${done}`, 303);
+  };
+
+  app.get<{ Querystring: Query }>('/admin/apps', async (request, reply) => {
+    const who = await owner(request, reply);
+    if (!who) return reply;
+    return page(request, reply, who, request.query);
+  });
+
+  app.post<{ Params: { grantId: string } }>('/admin/apps/grants/:grantId/revoke', { preHandler: app.csrfProtection },
+    async (request, reply) => revoke(request, reply, 'oauth.revoke-grant', { grantId: request.params.grantId }, 'grant'));
+
+  app.post<{ Params: { clientId: string } }>('/admin/apps/:clientId/revoke', { preHandler: app.csrfProtection },
+    async (request, reply) => revoke(request, reply, 'oauth.revoke-client', { clientId: request.params.clientId }, 'client'));
+}

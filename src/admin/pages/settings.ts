@@ -1,0 +1,121 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasScope } from '../../access/actor.ts';
+import { html } from '../../edge/html/template.ts';
+import type { Html } from '../../edge/html/template.ts';
+import type { AppDeps } from '../../deps.ts';
+import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
+import type { Refusal } from '../call.ts';
+import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { field, filled, textArea, wholeNumber } from '../fields.ts';
+import { formatDate, formatMoney } from '../format.ts';
+import { signedIn } from '../session.ts';
+import type { SignedIn } from '../session.ts';
+import { t } from '../strings.ts';
+
+type Settings = {
+  storeName: string; tagline: string | null; contactEmail: string | null; companyAddress: string | null; cvrNumber: string | null;
+  shippingDkk: number; freeShippingThresholdDkk: number; stackDiscountCodes: boolean; currency: string;
+};
+type Flag = { key: string; enabled: boolean; description: string; default: boolean; updatedAt: string | null };
+type Form = Record<string, string>;
+type Query = { done?: string };
+
+/** The settings that may be cleared: an empty field sends null. */
+const NULLABLE = ['tagline', 'contactEmail', 'companyAddress', 'cvrNumber'] as const;
+const DONE: Record<string, string> = { saved: t.settings.saved, switched: t.settings.switched };
+
+function formOf(settings: Settings): Form {
+  return {
+    storeName: settings.storeName, tagline: settings.tagline ?? '', contactEmail: settings.contactEmail ?? '',
+    companyAddress: settings.companyAddress ?? '', cvrNumber: settings.cvrNumber ?? '', shippingDkk: String(settings.shippingDkk),
+    freeShippingThresholdDkk: String(settings.freeShippingThresholdDkk), stackDiscountCodes: settings.stackDiscountCodes ? 'on' : '',
+    currency: settings.currency,
+  };
+}
+
+/** Every setting as typed: settings.update writes only those that differ from what is stored. */
+function patchOf(body: Form): Record<string, unknown> {
+  return {
+    storeName: body.storeName?.trim() ?? '',
+    ...Object.fromEntries(NULLABLE.map((name) => [name, filled(body, name) ?? null])),
+    shippingDkk: wholeNumber(filled(body, 'shippingDkk')) ?? '',
+    freeShippingThresholdDkk: wholeNumber(filled(body, 'freeShippingThresholdDkk')) ?? '',
+    stackDiscountCodes: body.stackDiscountCodes === 'on',
+    currency: body.currency?.trim().toUpperCase() ?? '',
+  };
+}
+
+function settingsForm(who: SignedIn, settings: Settings, values: Form, refusal?: Refusal): Html {
+  const err = (name: string) => refusal?.fields.get(name);
+  const money = (name: 'shippingDkk' | 'freeShippingThresholdDkk') => html`${field({ name, label: t.settings[name], type: 'number', value: values[name], error: err(name), required: true })}
+<p class="hint">${t.settings.now(formatMoney(settings[name], settings.currency))}</p>`;
+  return html`<form method="post" action="/admin/settings" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">
+<h2>${t.settings.shop}</h2>
+${field({ name: 'storeName', label: t.settings.storeName, value: values.storeName, error: err('storeName'), required: true })}
+${field({ name: 'tagline', label: t.settings.tagline, value: values.tagline, error: err('tagline') })}
+${field({ name: 'contactEmail', label: t.settings.contactEmail, type: 'email', value: values.contactEmail, error: err('contactEmail') })}
+${textArea({ name: 'companyAddress', label: t.settings.companyAddress, value: values.companyAddress, error: err('companyAddress') })}
+${field({ name: 'cvrNumber', label: t.settings.cvrNumber, value: values.cvrNumber, error: err('cvrNumber') })}
+${money('shippingDkk')}
+${money('freeShippingThresholdDkk')}
+${field({ name: 'currency', label: t.settings.currency, value: values.currency, error: err('currency'), required: true })}
+<p class="hint">${t.settings.currencyLead}</p>
+<div class="field"><label><input type="checkbox" name="stackDiscountCodes"${values.stackDiscountCodes === 'on' ? html` checked` : ''}> ${t.settings.stackDiscountCodes}</label></div>
+<button type="submit">${t.save}</button></form>`;
+}
+
+function settingsList(settings: Settings): Html {
+  return html`<section class="panel"><h2>${t.settings.shop}</h2><p>${t.settings.readOnly}</p><dl>${Object.entries(formOf(settings)).map(([name, value]) =>
+    html`<dt>${t.settings[name as keyof Settings]}</dt><dd>${value || '—'}</dd>`)}</dl></section>`;
+}
+
+function featuresTable(who: SignedIn, flags: Flag[], canWrite: boolean, timeZone: string): Html {
+  return html`<section class="panel"><h2 id="features">${t.settings.features}</h2><table class="stack"><thead><tr><th scope="col">${t.settings.feature}</th><th scope="col">${t.settings.state}</th><th scope="col">${t.settings.byDefault}</th><th scope="col">${t.settings.changed}</th>${canWrite ? html`<th scope="col"><span class="skip-link">Actions</span></th>` : ''}</tr></thead><tbody>
+${flags.map((flag) => html`<tr><td data-label="${t.settings.feature}"><strong>${flag.key}</strong><br>${flag.description}</td><td data-label="${t.settings.state}">${flag.enabled ? t.settings.on : t.settings.off}</td><td data-label="${t.settings.byDefault}">${flag.default ? t.settings.on : t.settings.off}</td><td data-label="${t.settings.changed}">${formatDate(flag.updatedAt, timeZone)}</td>
+${canWrite ? html`<td><form class="inline" method="post" action="/admin/settings/features/${flag.key}">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}"><input type="hidden" name="enabled" value="${flag.enabled ? 'false' : 'true'}"><button class="${flag.enabled ? 'danger' : 'secondary'}" type="submit">${flag.enabled ? t.settings.switchOff : t.settings.switchOn}<span class="skip-link"> ${flag.key}</span></button></form></td>` : ''}</tr>`)}
+</tbody></table></section>`;
+}
+
+/**
+ * The shop settings and the feature switches, read and changed through settings.* and features.*: the role's
+ * scopes decide, so only an owner (settings:write, features:write) sees the forms.
+ */
+export function settingsPages(app: FastifyInstance, deps: AppDeps): void {
+  const { timeZone } = deps.config.admin;
+
+  const page = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, query: Query, options: { values?: Form; refusal?: Refusal } = {}) => {
+    const [settings, flags] = await Promise.all([
+      readTool<Settings>(deps, request, who.actor, 'settings.get', {}),
+      readTool<Flag[]>(deps, request, who.actor, 'features.list', {}),
+    ]);
+    const done = DONE[query.done ?? ''];
+    return sendAdminPage(reply, {
+      title: t.settings.title, current: 'settings', viewer: who.viewer,
+      main: html`<h1>${t.settings.title}</h1>${done ? noticeBox(done) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
+${hasScope(who.actor, 'settings:write') ? settingsForm(who, settings, options.values ?? formOf(settings), options.refusal) : settingsList(settings)}
+${featuresTable(who, flags, hasScope(who.actor, 'features:write'), timeZone)}`,
+    }, options.refusal ? 422 : 200);
+  };
+
+  app.get<{ Querystring: Query }>('/admin/settings', async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    return page(request, reply, who, request.query);
+  });
+
+  app.post<{ Body: Form }>('/admin/settings', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    const outcome = await callTool(deps, request, who.actor, 'settings.update', patchOf(request.body), idempotencyKeyOf(request.body));
+    if (outcome.ok) return reply.redirect('/admin/settings?done=saved', 303);
+    return page(request, reply, who, {}, { values: request.body, refusal: refusalOf(outcome.problem) });
+  });
+
+  app.post<{ Params: { key: string }; Body: Form }>('/admin/settings/features/:key', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    const outcome = await callTool(deps, request, who.actor, 'features.set', { key: request.params.key, enabled: request.body.enabled === 'true' }, idempotencyKeyOf(request.body));
+    if (outcome.ok) return reply.redirect('/admin/settings?done=switched#features', 303);
+    return page(request, reply, who, {}, { refusal: refusalOf(outcome.problem) });
+  });
+}

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { oauthRecords } from '../../src/db/schema.ts';
+import { createTestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { addPerson, page, post, signIn } from './helpers.ts';
+
+let t: TestApp;
+let owner = '';
+let manager = '';
+
+const inAnHour = () => new Date(Date.now() + 3600_000);
+
+/** One connected application as oidc-provider stores it: client, grant, tokens under the grant. */
+async function seedConnection(clientId: string, grantId: string, name: string): Promise<void> {
+  await t.database.db.insert(oauthRecords).values([
+    { model: 'Client', id: clientId, payload: { client_id: clientId, client_name: name, redirect_uris: ['https://app.example/cb'] } },
+    { model: 'Grant', id: grantId, expiresAt: inAnHour(), payload: { clientId, accountId: 'owner', iat: 1_763_000_000, resources: { 'http://butik.test/api/mcp': 'orders:read catalog:read' } } },
+    { model: 'AccessToken', id: `at-${grantId}`, grantId, expiresAt: inAnHour(), payload: { clientId, grantId, iat: 1_763_500_000 } },
+  ]);
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await addPerson(t.database.db, 'olga@shop.dk', 'owner');
+  await addPerson(t.database.db, 'anna@shop.dk', 'manager');
+  owner = (await signIn(t.app, 'olga@shop.dk')).cookie ?? '';
+  manager = (await signIn(t.app, 'anna@shop.dk')).cookie ?? '';
+  await seedConnection('client-a', 'grant-a', 'Claude for Butik');
+  await seedConnection('client-b', 'grant-b', 'Other assistant');
+});
+afterAll(async () => t.close());
+
+describe('connected apps', () => {
+  it('lists each app with its scopes, when it was granted and when it last got a token', async () => {
+    const shown = await page(t.app, owner, '/admin/apps');
+    expect(shown.response.statusCode).toBe(200);
+    const body = shown.response.body;
+    expect(body).toContain('<h2 id="c-client-a">Claude for Butik</h2>');
+    expect(body).toContain('<span class="scope">orders:read catalog:read</span>');
+    expect(body).toMatch(/<td data-label="Granted">13 Nov 2025, \d\d:\d\d<\/td>/);
+    expect(body).toMatch(/<td data-label="Last token issued">18 Nov 2025, \d\d:\d\d<\/td>/);
+    expect(body).toMatch(/<td data-label="Working tokens" class="num">1<\/td>/);
+  });
+
+  it('revokes a grant and disconnects an app, each audited under the owner\'s name without a revert', async () => {
+    const shown = await page(t.app, owner, '/admin/apps');
+    const revoked = await post(t.app, owner, '/admin/apps/grants/grant-a/revoke', { _csrf: shown.csrf ?? '' });
+    expect(revoked.statusCode).toBe(303);
+    expect((await page(t.app, owner, String(revoked.headers.location))).response.body).toContain('The access was revoked');
+    const disconnected = await post(t.app, owner, '/admin/apps/client-b/revoke', { _csrf: shown.csrf ?? '' });
+    expect(disconnected.statusCode).toBe(303);
+
+    const after = (await page(t.app, owner, '/admin/apps')).response.body;
+    expect(after).toContain('Registered, not yet approved');
+    expect(after).not.toContain('Other assistant');
+
+    const key = await t.keyWith('audit:read');
+    const entries = (await t.call('audit.list', { limit: 10 }, { key })).body.result as Array<Record<string, any>>;
+    expect(entries.find((entry) => entry.tool === 'oauth.revoke-grant')).toMatchObject({
+      channel: 'admin', targetType: 'oauth_grant', targetId: 'grant-a', actor: { name: 'olga@shop.dk (owner)' },
+      before: { clientId: 'client-a', scopes: { 'http://butik.test/api/mcp': 'orders:read catalog:read' } }, after: null,
+    });
+    expect(entries.find((entry) => entry.tool === 'oauth.revoke-client')).toMatchObject({ targetId: 'client-b', before: { clientName: 'Other assistant' } });
+    const activity = (await page(t.app, owner, '/admin/activity?tool=oauth.revoke-grant')).response.body;
+    expect(activity).toContain('oauth.revoke-grant · oauth_grant grant-a');
+    expect(activity).not.toContain('/revert');
+  });
+
+  it('answers an unknown grant with a problem, and keeps the page from a manager', async () => {
+    const shown = await page(t.app, owner, '/admin/apps');
+    const unknown = await post(t.app, owner, '/admin/apps/grants/nope/revoke', { _csrf: shown.csrf ?? '' });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.body).toContain('No OAuth grant nope.');
+    expect(unknown.body).toContain('What to do');
+    expect((await page(t.app, manager, '/admin/apps')).response.statusCode).toBe(403);
+    const managerPage = await page(t.app, manager, '/admin/overview');
+    expect(managerPage.response.body).not.toContain('href="/admin/apps"');
+    const forged = await post(t.app, manager, '/admin/apps/client-a/revoke', { _csrf: managerPage.csrf ?? '' });
+    expect(forged.statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { addPerson, page, postMultipart, signIn } from './helpers.ts';
+
+const FLOWER_SHOP = join(import.meta.dirname, '..', 'fixtures', 'ucp-flower-shop');
+const fixture = (name: string) => ({ name, text: readFileSync(join(FLOWER_SHOP, name), 'utf8') });
+
+let t: TestApp;
+let owner = '';
+let manager = '';
+let reader = '';
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await addPerson(t.database.db, 'olga@shop.dk', 'owner');
+  await addPerson(t.database.db, 'anna@shop.dk', 'manager');
+  owner = (await signIn(t.app, 'olga@shop.dk')).cookie ?? '';
+  manager = (await signIn(t.app, 'anna@shop.dk')).cookie ?? '';
+  reader = await t.keyWith('catalog:read', 'audit:read', 'settings:read');
+});
+afterAll(async () => t.close());
+
+async function csrf(cookie: string) {
+  return (await page(t.app, cookie, '/admin/import')).csrf ?? '';
+}
+
+/** The hidden fields the dry-run page's Apply form carries, as a browser would send them back. */
+function applyFields(body: string): Record<string, string> {
+  const form = /<form[^>]*action="\/admin\/import"[^>]*>((?:(?!<\/form>).)*value="apply"(?:(?!<\/form>).)*)<\/form>/s.exec(body)?.[1] ?? '';
+  const decode = (text: string) => text.replace(/&#10;/g, '\n').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return Object.fromEntries([...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [decode(match[1] ?? ''), decode(match[2] ?? '')]));
+}
+
+describe('the import page', () => {
+  it('checks uploaded files in a dry run that writes nothing, then applies exactly them as the owner', async () => {
+    const files = [fixture('products.csv'), fixture('inventory.csv'), fixture('discounts.csv'), fixture('payment_instruments.csv')];
+    const dry = await postMultipart(t.app, owner, '/admin/import', { _csrf: await csrf(owner), mode: 'check', currency: 'usd' }, files);
+    expect(dry.statusCode, dry.body).toBe(200);
+    expect(dry.body).toContain('Dry run: nothing was written. It would do this:');
+    expect(dry.body).toMatch(/<td data-label="Rows">products\.csv<\/td><td data-label="Created" class="num">6<\/td>/);
+    expect(dry.body).toContain('Skipped payment_instruments.csv: not a file the import knows.');
+    expect((await t.call('products.get', { slug: 'bouquet-roses' }, { key: reader })).status).toBe(404);
+
+    const applied = await postMultipart(t.app, owner, '/admin/import', applyFields(dry.body));
+    expect(applied.statusCode, applied.body).toBe(200);
+    expect(applied.body).toContain('The import was applied:');
+    expect(applied.body).toContain('href="/admin/activity?tool=import"');
+    expect((await t.call('settings.get', {}, { key: reader })).body.result.currency).toBe('USD');
+    expect((await t.call('products.get', { slug: 'bouquet-roses' }, { key: reader })).body.result.priceDkk).toBe(3500);
+    const entries = (await t.call('audit.list', { tool: 'import', limit: 100 }, { key: reader })).body.result as Array<Record<string, any>>;
+    expect(entries.length).toBeGreaterThan(1);
+    for (const entry of entries) expect(entry).toMatchObject({ channel: 'admin', actor: { kind: 'staff', name: 'olga@shop.dk (owner)' } });
+    expect(new Set(entries.map((entry) => entry.targetType))).toEqual(new Set(['product', 'category', 'discount', 'settings']));
+
+    const activity = await page(t.app, owner, '/admin/activity?tool=import');
+    expect(activity.response.body).toContain('<span>Channel: admin</span>');
+    expect(activity.response.body).toContain('import · product');
+  });
+
+  it('lists every problem as file:line and writes nothing', async () => {
+    const broken = { name: 'products.csv', text: 'id,title,price\nok_one,Fine product,100\nbad_one,Broken,twelve\n' };
+    const refused = await postMultipart(t.app, owner, '/admin/import', { _csrf: await csrf(owner), mode: 'apply' }, [broken]);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('Nothing was written.');
+    expect(refused.body).toMatch(/<code>products\.csv:3<\/code> price: must be a whole number of minor units/);
+    expect((await t.call('products.get', { slug: 'ok-one' }, { key: reader })).status).toBe(404);
+  });
+
+  it('refuses an upload without its CSRF token, and refuses a manager before reading the upload', async () => {
+    const forged = await postMultipart(t.app, owner, '/admin/import', { mode: 'apply' }, [fixture('products.csv')]);
+    expect(forged.statusCode).toBe(403);
+    expect(forged.body).toContain('The form has expired');
+    const wrong = await postMultipart(t.app, owner, '/admin/import', { _csrf: 'not-the-token', mode: 'apply' }, [fixture('products.csv')]);
+    expect(wrong.statusCode).toBe(403);
+
+    expect((await page(t.app, manager, '/admin/import')).response.statusCode).toBe(403);
+    const byManager = await postMultipart(t.app, manager, '/admin/import', { _csrf: await csrf(owner), mode: 'apply' }, [fixture('products.csv')]);
+    expect(byManager.statusCode).toBe(403);
+    expect(byManager.body).toContain('Your role does not allow this.');
+    const anonymous = await t.app.inject({ method: 'POST', url: '/admin/import', headers: { 'content-type': 'multipart/form-data; boundary=x' }, payload: '--x--' });
+    expect(anonymous.statusCode).toBe(303);
+  });
+
+  it('refuses a file over the size cap with a page that says what to do', async () => {
+    const huge = { name: 'products.csv', text: `id,title,price\n${'a'.repeat(10 * 1024 * 1024 + 10)}` };
+    const refused = await postMultipart(t.app, owner, '/admin/import', { _csrf: await csrf(owner), mode: 'check' }, [huge]);
+    expect(refused.statusCode).toBe(413);
+    expect(refused.body).toContain('Upload at most 10 MB');
+  });
+});
