@@ -23,3 +23,8 @@ export function startOfDay(day: string, timeZone: string): Date {
 export function today(now: Date, timeZone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
+
+/** A calendar day in the shop's time zone, without a time. */
+export function formatDay(value: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium' }).format(value);
+}

@@ -63,7 +63,7 @@ export const t = {
   discounts: {
     title: 'Discount codes', newDiscount: 'New discount code', code: 'Code', kind: 'Kind', percent: 'Percent off', fixed: 'Amount off',
     value: 'Value', valueHint: 'Value (percent 1–100, or minor units of the shop currency for an amount off)', uses: 'Uses', limit: 'Usage limit (optional)',
-    validity: 'Valid until', validUntil: 'Valid through (date, optional)', noEnd: 'no end', unlimited: 'unlimited', active: 'Active', yes: 'yes', no: 'no',
+    validity: 'Validity', through: (day: string) => `through ${day}`, until: (instant: string) => `until ${instant}`, validUntil: 'Valid through (date, optional)', noEnd: 'no end', unlimited: 'unlimited', active: 'Active', yes: 'yes', no: 'no',
     created: 'The discount code was created. It is active.', activate: 'Activate', deactivate: 'Deactivate',
     activated: 'The discount code is active again.', deactivated: 'The discount code is switched off.', onlyActive: 'Only active codes',
     deactivateTitle: 'Switch this discount code off?', deactivateLead: 'Carts can no longer use it; orders that used it keep their discount. You can switch it on again at any time.',

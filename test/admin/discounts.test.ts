@@ -28,11 +28,14 @@ describe('the discounts page', () => {
     expect(summer).toContain('<td data-label="Kind">Percent off</td>');
     expect(summer).toContain('<td data-label="Value" class="num">25 %</td>');
     expect(summer).toContain('<td data-label="Uses" class="num">1 / 500</td>');
-    expect(summer).toContain('<td data-label="Valid until">no end</td>');
+    expect(summer).toContain('<td data-label="Validity">no end</td>');
     const welcome = row(list.response.body, 'VELKOMMEN100');
     expect(welcome).toContain('<td data-label="Value" class="num">DKK\u00a0100.00</td>');
     expect(welcome).toContain('0 / unlimited');
     expect(row(list.response.body, 'VINTER15')).toContain('<td data-label="Active">no');
+    await t.call('discounts.create', { code: 'MIDDAG', type: 'percent', value: 10, validUntil: '2026-12-01T12:00:00Z' }, master);
+    // An end set through the API at noon is shown as that instant, in the shop's time zone.
+    expect(row((await page(t.app, manager, '/admin/discounts')).response.body, 'MIDDAG')).toContain('<td data-label="Validity">until 1 Dec 2026, 13:00</td>');
     const active = await page(t.app, manager, '/admin/discounts?active=1');
     expect(active.response.body).not.toContain('VINTER15');
   });
@@ -51,6 +54,7 @@ describe('the discounts page', () => {
     const detail = await page(t.app, manager, '/admin/discounts/EFTERAAR40?done=created');
     expect(detail.response.body).toContain('The discount code was created.');
     expect(detail.response.body).toContain('<dd>DKK\u00a040.00</dd>');
+    expect(detail.response.body).toContain('<dt>Validity</dt><dd>through 31 Oct 2026</dd>');
     const [entry] = (await t.call('audit.list', { targetSlug: 'EFTERAAR40', limit: 1 }, master)).body.result;
     expect(entry).toMatchObject({ tool: 'discounts.create', channel: 'admin', actor: { name: 'anna@shop.dk (manager)' } });
   });

@@ -19,6 +19,8 @@ describe('the layering lint (eslint.config.js)', () => {
     ['src/site/x.ts', "import { productTools } from '../tools/products.ts';", 'site may not import tools'],
     ['src/commerce/x.ts', "import { feedOrderEvents } from '../ucp/order-feed.ts';", 'commerce may not import ucp'],
     ['src/tools/x.ts', "import { webhookTools } from '../ucp/webhook-tools.ts';", 'tools may not import ucp'],
+    ['src/site/x.ts', "import { pagePath } from '../admin/pages/pages.ts';", 'site may not import admin'],
+    ['src/admin/x.ts', "import { openDatabase } from '../db/client.ts';", 'admin may not import db'],
   ])('refuses %s importing across a wall: %s', async (file, code, message) => {
     expect(await violations(file, `${code}\nexport const used = 1;\n`)).toEqual([expect.stringContaining(message)]);
   });
@@ -28,5 +30,7 @@ describe('the layering lint (eslint.config.js)', () => {
     expect(await violations('src/mcp/x.ts', "import { runCall } from '../calls/run-call.ts';")).toEqual([]);
     expect(await violations('src/site/x.ts', "import { readSettings } from '../shop/settings.ts';")).toEqual([]);
     expect(await violations('src/ucp/x.ts', "import { placeOrder } from '../commerce/place-order.ts';")).toEqual([]);
+    // The console previews a draft page with the storefront's renderer.
+    expect(await violations('src/admin/x.ts', "import { pageView } from '../site/views.ts';")).toEqual([]);
   });
 });

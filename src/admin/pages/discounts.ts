@@ -8,7 +8,7 @@ import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../cal
 import type { Refusal } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { field, filled, select, wholeNumber } from '../fields.ts';
-import { formatDate, formatMoney, startOfDay } from '../format.ts';
+import { formatDate, formatDay, formatMoney, startOfDay, today } from '../format.ts';
 import { signedIn } from '../session.ts';
 import type { SignedIn } from '../session.ts';
 import { t } from '../strings.ts';
@@ -49,6 +49,17 @@ function createInput(body: Form, timeZone: string): Record<string, unknown> {
     code: body.code ?? '', type: body.type ?? '', value: wholeNumber(filled(body, 'value')) ?? '',
     ...(validUntil !== undefined ? { validUntil } : {}), ...(usageLimit !== undefined ? { usageLimit } : {}),
   };
+}
+
+/**
+ * The end as a person reads it: a code that stops at a midnight of the shop's time zone (as the form sets it)
+ * is valid "through" the day before; any other end is the instant it stops.
+ */
+function validityOf(validUntil: string | null, timeZone: string): string {
+  if (validUntil === null) return t.discounts.noEnd;
+  const end = new Date(validUntil);
+  const atMidnight = startOfDay(today(end, timeZone), timeZone).getTime() === end.getTime();
+  return atMidnight ? t.discounts.through(formatDay(new Date(end.getTime() - 1), timeZone)) : t.discounts.until(formatDate(end, timeZone));
 }
 
 export function discountValue(discount: Pick<Discount, 'type' | 'value'>, currency: string): string {
@@ -100,7 +111,7 @@ export function discountPages(app: FastifyInstance, deps: AppDeps): void {
 <form class="filters panel" method="get" action="/admin/discounts"><div><label><input type="checkbox" name="active" value="1"${onlyActive ? html` checked` : ''}> ${c.onlyActive}</label></div><button type="submit">${t.filter}</button>
 ${canWrite ? html`<a class="button secondary" href="/admin/discounts/new">${c.newDiscount}</a>` : ''}</form>
 ${shown.length === 0 ? html`<p>${t.none}</p>` : html`<table class="stack"><thead><tr><th scope="col">${c.code}</th><th scope="col">${c.kind}</th><th scope="col" class="num">${c.value}</th><th scope="col" class="num">${c.uses}</th><th scope="col">${c.validity}</th><th scope="col">${c.active}</th></tr></thead><tbody>
-${shown.map((discount) => html`<tr><td data-label="${c.code}"><a href="${href(discount.code)}">${discount.code}</a></td><td data-label="${c.kind}">${discount.type === 'percent' ? c.percent : c.fixed}</td><td data-label="${c.value}" class="num">${discountValue(discount, currency)}</td><td data-label="${c.uses}" class="num">${usesOf(discount)}</td><td data-label="${c.validity}">${discount.validUntil ? formatDate(discount.validUntil, timeZone) : c.noEnd}</td><td data-label="${c.active}">${discount.active ? c.yes : c.no}${canWrite ? html` ${toggleControl(who, discount)}` : ''}</td></tr>`)}
+${shown.map((discount) => html`<tr><td data-label="${c.code}"><a href="${href(discount.code)}">${discount.code}</a></td><td data-label="${c.kind}">${discount.type === 'percent' ? c.percent : c.fixed}</td><td data-label="${c.value}" class="num">${discountValue(discount, currency)}</td><td data-label="${c.uses}" class="num">${usesOf(discount)}</td><td data-label="${c.validity}">${validityOf(discount.validUntil, timeZone)}</td><td data-label="${c.active}">${discount.active ? c.yes : c.no}${canWrite ? html` ${toggleControl(who, discount)}` : ''}</td></tr>`)}
 </tbody></table>`}
 ${all.length === FETCHED ? html`<p>${c.shownFirst(FETCHED)}</p>` : ''}
 <nav class="pager" aria-label="Pages">${page > 1 ? html`<a href="${link(page - 1)}">${t.previous}</a>` : ''}${all.length > page * PAGE_SIZE ? html`<a href="${link(page + 1)}">${t.next}</a>` : ''}</nav>`,
@@ -134,7 +145,7 @@ ${all.length === FETCHED ? html`<p>${c.shownFirst(FETCHED)}</p>` : ''}
     const rows: Array<[string, string]> = [
       [c.kind, discount.type === 'percent' ? c.percent : c.fixed], [c.value, discountValue(discount, currency)], [c.uses, usesOf(discount)],
       [c.remaining, discount.remainingUses === null ? c.unlimited : String(discount.remainingUses)],
-      [c.validity, discount.validUntil ? formatDate(discount.validUntil, timeZone) : c.noEnd], [c.active, discount.active ? c.yes : c.no],
+      [c.validity, validityOf(discount.validUntil, timeZone)], [c.active, discount.active ? c.yes : c.no],
       [c.createdAt, formatDate(discount.createdAt, timeZone)],
     ];
     return sendAdminPage(reply, {
