@@ -83,7 +83,8 @@ export function checkoutView(model: CheckoutModel, form: CheckoutForm, problems:
     description: 'Gør dit køb færdigt.',
     main: html`<h1>Kassen</h1>
 ${problems.form ? html`<div class="problem-box" role="alert">${problemText('formular-problem', problems.form)}</div>` : ''}
-<section aria-labelledby="dine-varer"><h2 id="dine-varer">Dine varer</h2>
+<div class="checkout">
+<section class="checkout-summary" aria-labelledby="dine-varer"><h2 id="dine-varer">Dine varer</h2>
 ${problems.lines ? problemText('varer-problem', problems.lines) : ''}
 ${linesTable(model, 'Varerne i kurven med priser')}
 </section>
@@ -106,7 +107,8 @@ ${field({ name: 'codes', label: 'Rabatkode (valgfri)', value: form.codes, proble
 <p><button type="submit" name="action" value="update" class="button button-secondary">Opdatér pris og levering</button></p>
 <h2>Betaling</h2>
 ${payment(model, problems, page.testMode)}
-</form>`,
+</form>
+</div>`,
   };
 }
 

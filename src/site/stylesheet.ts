@@ -94,6 +94,7 @@ figcaption { color: var(--muted); font-size: 0.95rem; margin-top: 0.4rem; }
 .buy-form label { display: block; font-weight: 700; width: 100%; }
 .buy-form input, .field input { font: inherit; padding: 0.5rem 0.65rem; border: 1px solid #8a8f9c; border-radius: 8px; background: var(--card); color: var(--ink); }
 .buy-form input { width: 6rem; }
+.buy-form input, .buy-form .button { min-height: 2.9rem; }
 .buy-form button, .checkout-form button { font: inherit; cursor: pointer; }
 .buy-form input:focus-visible, .field input:focus-visible, .option input:focus-visible, .button:focus-visible { outline: 3px solid var(--banner); outline-offset: 2px; }
 .checkout-lines { width: 100%; border-collapse: collapse; background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); margin: 0.5rem 0 1.5rem; }
@@ -102,11 +103,12 @@ figcaption { color: var(--muted); font-size: 0.95rem; margin-top: 0.4rem; }
 .checkout-lines .number { text-align: right; white-space: nowrap; }
 .checkout-lines tfoot th { font-weight: 400; }
 .checkout-lines .grand-total th, .checkout-lines .grand-total td { font-weight: 800; border-bottom: 0; }
-.checkout-form { max-width: 36rem; }
+.checkout-form { max-width: 36rem; margin-bottom: 2.5rem; }
+.checkout-summary h2 { margin-top: 0.5em; }
 .field { margin: 0 0 1rem; }
 .field label { display: block; font-weight: 700; margin-bottom: 0.2rem; }
 .field input { width: 100%; }
-.field-row { display: grid; gap: 0 1rem; grid-template-columns: minmax(6rem, 1fr) 2fr; }
+.field-row { display: grid; gap: 0 1rem; }
 .hint { color: var(--muted); font-size: 0.95rem; margin: 0 0 0.3rem; }
 .has-problem input { border: 2px solid #9b2c2c; }
 .problem { color: #8a1f1f; margin: 0.35rem 0 0; }
@@ -125,5 +127,11 @@ code { background: #efede6; padding: 0.1em 0.35em; border-radius: 4px; word-brea
   .columns-3 { grid-template-columns: repeat(3, 1fr); }
   .columns-4 { grid-template-columns: repeat(4, 1fr); }
   .product { grid-template-columns: 1fr 1fr; align-items: start; }
+  .field-row { grid-template-columns: minmax(8rem, 1fr) 2fr; }
+}
+@media (min-width: 60rem) {
+  .checkout { display: grid; grid-template-columns: minmax(0, 34rem) minmax(0, 1fr); gap: 0 3rem; align-items: start; }
+  .checkout-form { grid-column: 1; grid-row: 1; }
+  .checkout-summary { grid-column: 2; grid-row: 1; position: sticky; top: 1rem; }
 }
 `;
