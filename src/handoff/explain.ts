@@ -7,6 +7,11 @@ export type Placed = { place: Place; explained: Explained };
 
 const TRY_AGAIN = 'Prøv igen om lidt.';
 
+/** No handler of the shop has a form on this page yet (a live shop's need a processor adapter first). */
+export const NO_HANDLER: Explained = {
+  detail: 'Butikkens betalingsmåder kan ikke bruges på denne side endnu.', resolution: 'Gør købet færdigt hos den tjeneste, der sendte dig hertil.',
+};
+
 /** A refused UCP call (by its code) in the shop's Danish, beside the field it concerns. */
 export function explainRefusal(refusal: Refusal): Placed {
   switch (refusal.code) {

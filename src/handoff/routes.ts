@@ -18,7 +18,8 @@ import type { OperationName } from '../ucp/operations.ts';
 import type { WebhookDelivery } from '../ucp/webhooks.ts';
 import { readCheckout, readRefusal } from './checkout-model.ts';
 import type { CheckoutModel, Refusal } from './checkout-model.ts';
-import { explainMessage, explainRefusal } from './explain.ts';
+import { explainMessage, explainRefusal, NO_HANDLER } from './explain.ts';
+import type { Explained } from './explain.ts';
 import { checkForm, completeBody, formOf, readSubmission, updateBody } from './form.ts';
 import type { CheckoutForm, Problems } from './form.ts';
 import { CARD_HANDLER_NAME, checkoutPath, checkoutView, confirmationView, endedView, notice } from './views.ts';
@@ -28,6 +29,8 @@ const FORM_LIMIT = 16 * 1024;
 /** Butik's session ids are random UUIDs; anything else names no session and is not looked up. */
 const SessionId = z.uuid();
 const BuyForm = z.object({ product: Slug, quantity: z.coerce.number().pipe(Quantity).default(1) });
+
+const NOT_READY: Explained = { detail: 'Købet mangler oplysninger.', resolution: 'Udfyld felterne, og tryk Betal igen.' };
 
 type IdRequest = FastifyRequest<{ Params: { id: string } }>;
 type Outcome = { ok: true; model: CheckoutModel } | { ok: false; status: number; refusal: Refusal };
@@ -129,16 +132,15 @@ export const handoffRoutes = async (app: FastifyInstance, { deps, delivery }: { 
     if (!updated.ok) return refused(reply, updated, id, party, request, submission.form);
     if (!submission.pay) return redirectToPage(reply, id);
 
+    // Paying: whatever the session still lacks (even a discount code it only warns about) is shown, not paid past.
     const model = updated.model;
     const blocking = placedProblems(model, true);
-    if (Object.keys(blocking).length > 0 || model.status !== 'ready_for_complete') {
-      return showForm(reply, model, submission.form, Object.keys(blocking).length > 0 ? blocking : { form: explainRefusal({ code: '', detail: 'Købet mangler oplysninger.' }).explained }, 422);
-    }
+    if (Object.keys(blocking).length > 0) return showForm(reply, model, submission.form, blocking, 422);
+    if (model.status !== 'ready_for_complete') return showForm(reply, model, submission.form, { form: NOT_READY }, 422);
     const handler = model.handlers.find((candidate) => candidate.name === CARD_HANDLER_NAME);
-    if (!handler) return showForm(reply, model, submission.form, {}, 422);
+    if (!handler) return showForm(reply, model, submission.form, { form: NO_HANDLER }, 422);
     const completed = await call('complete_checkout', id, party, request, completeBody(handler.id, submission.card));
     if (!completed.ok) return refused(reply, completed, id, party, request, submission.form);
-    // order_placed leaves with the next delivery round the operation already started; the person sees the order.
     return redirectToPage(reply, id);
   });
 

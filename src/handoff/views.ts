@@ -3,6 +3,7 @@ import type { Html } from '../edge/html/template.ts';
 import type { PageView } from '../site/document.ts';
 import { formatPrice } from '../site/money.ts';
 import type { CheckoutModel } from './checkout-model.ts';
+import { NO_HANDLER } from './explain.ts';
 import type { Explained } from './explain.ts';
 import type { CheckoutForm, FieldName, Problems } from './form.ts';
 
@@ -68,7 +69,7 @@ ${problem ? problemText('felt-option-problem', problem) : ''}
 
 function payment(model: CheckoutModel, problems: Problems, testMode: boolean): Html {
   const handler = model.handlers.find((candidate) => candidate.name === CARD_HANDLER_NAME);
-  if (!handler) return html`<p>Butikkens betalingsmåder kan ikke bruges på denne side endnu. Gør købet færdigt hos den tjeneste, der sendte dig hertil.</p>`;
+  if (!handler) return html`<p><strong>${NO_HANDLER.detail}</strong> ${NO_HANDLER.resolution}</p>`;
   return html`${field({
     name: 'card', label: 'Kortnummer', value: '', problem: problems.card, autocomplete: 'cc-number', inputmode: 'numeric',
     hint: testMode ? 'Testbetaling: ingen penge trækkes. Brug et gyldigt testkort, fx 4242 4242 4242 4242.' : undefined,

@@ -193,6 +193,29 @@ describe('the buyer page of a UCP checkout session (test mode, open)', () => {
   });
 });
 
+describe('the buyer page\'s limits', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { BUTIK_UCP_MODE: 'test', BUTIK_RATE_LIMITS: 'anon:100000,preauth:100000,key:100000,ucp:3' } });
+    await seedDemoStore(t.database.db, { baseUrl: BASE_URL });
+  });
+  afterAll(async () => { await t?.close(); });
+
+  // Three requests a minute: the agent's create, the page, the oversized post; the fourth is refused.
+  it('caps a form body at 16 KiB and counts the pages against the ucp rate limit', async () => {
+    const session = await agentSession(t);
+    const visitor = { cookie: '' };
+    const page = await open(t, `/checkout/${session.id}`, visitor);
+    const huge = await post(t, `/checkout/${session.id}`, visitor, { _csrf: page.token, name: 'x'.repeat(20_000) });
+    expect(huge.statusCode).toBe(413);
+    expect(huge.body).toContain('Formularen var for stor.');
+    const limited = await open(t, `/checkout/${session.id}`, visitor);
+    expect(limited.response.statusCode).toBe(429);
+    expect(limited.response.headers['retry-after']).toMatch(/^\d+$/);
+    expect(limited.body).toContain('<h1>For mange forsøg</h1>');
+  });
+});
+
 describe('the buyer page in key mode', () => {
   let t: TestApp;
   beforeAll(async () => {
