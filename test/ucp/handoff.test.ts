@@ -216,6 +216,30 @@ describe('the buyer page\'s limits', () => {
   });
 });
 
+describe('an expired session', () => {
+  let t: TestApp;
+  let now = new Date('2026-06-01T10:00:00Z');
+  beforeAll(async () => {
+    t = await createTestApp({ env: { BUTIK_UCP_MODE: 'test' }, clock: () => now });
+    await seedDemoStore(t.database.db, { baseUrl: BASE_URL });
+  });
+  afterAll(async () => { await t?.close(); });
+
+  it('shows that the purchase ended, and a form posted to it afterwards leads there too', async () => {
+    const session = await agentSession(t);
+    const visitor = { cookie: '' };
+    const page = await open(t, `/checkout/${session.id}`, visitor);
+    expect(page.response.statusCode).toBe(200);
+    now = new Date(now.getTime() + 6 * 60 * 60 * 1000 + 1000);
+    const late = await post(t, `/checkout/${session.id}`, visitor, { _csrf: page.token, ...ADDRESS, action: 'update' });
+    expect(late.statusCode).toBe(303);
+    const ended = await open(t, `/checkout/${session.id}`, visitor);
+    expect(ended.response.statusCode).toBe(410);
+    expect(ended.body).toContain('Købet blev annulleret eller udløb, før det blev betalt. Der er ikke trukket penge.');
+    expect((await ucp(t, 'GET', `/checkout-sessions/${session.id}`)).body.status).toBe('canceled');
+  });
+});
+
 describe('the buyer page in key mode', () => {
   let t: TestApp;
   beforeAll(async () => {
