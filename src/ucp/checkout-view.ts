@@ -158,7 +158,8 @@ export async function renderCheckout(db: Queryable, session: SessionRow, setting
     ...(messages.length > 0 ? { messages } : {}),
     links: [],
     expires_at: session.expiresAt.toISOString(),
-    // The buyer's page for this session (the storefront's handoff page): where a platform sends a person.
+    // The buyer's page for this session (docs/ucp.md#the-buyers-page): where a platform sends a person. A session
+    // frozen as completed or canceled leaves it out, as UCP asks of ended sessions.
     continue_url: handoffUrl(settings.baseUrl, session.id),
     payment: { handlers: publishedHandlers(settings.handlers), ...(session.payment ?? {}) },
     ...(shipping.view ? { fulfillment: shipping.view } : {}),

@@ -81,6 +81,7 @@ describe('the buyer page of a UCP checkout session (test mode, open)', () => {
 
     const session2 = await ucp(t, 'GET', `/checkout-sessions/${session.id}`);
     expect(session2.body).toMatchObject({ status: 'completed', order: { id: orderId }, buyer: { email: 'karen@example.dk', full_name: 'Karen Blixen' } });
+    expect(session2.body.continue_url).toBeUndefined();
     const order = await ucp(t, 'GET', `/orders/${orderId}`);
     expect(order.status).toBe(200);
     expect(order.body).toMatchObject({ id: orderId, checkout_id: session.id });
@@ -236,7 +237,9 @@ describe('an expired session', () => {
     const ended = await open(t, `/checkout/${session.id}`, visitor);
     expect(ended.response.statusCode).toBe(410);
     expect(ended.body).toContain('Købet blev annulleret eller udløb, før det blev betalt. Der er ikke trukket penge.');
-    expect((await ucp(t, 'GET', `/checkout-sessions/${session.id}`)).body.status).toBe('canceled');
+    const canceled = await ucp(t, 'GET', `/checkout-sessions/${session.id}`);
+    expect(canceled.body.status).toBe('canceled');
+    expect(canceled.body.continue_url).toBeUndefined();
   });
 });
 
