@@ -63,7 +63,10 @@ export const handoffRoutes = async (app: FastifyInstance, { deps, delivery }: { 
     }
     const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, 'checkout page failed');
-    return send(reply, notice('Noget gik galt', status === 413 ? 'Formularen var for stor.' : 'Butikken kunne ikke vise siden lige nu.', 'Prøv igen om lidt.'), status);
+    const view = status === 413
+      ? notice('Noget gik galt', 'Formularen var for stor.', 'Gå tilbage, og send formularen med kortere tekster.')
+      : notice('Noget gik galt', 'Butikken kunne ikke vise siden lige nu.', 'Prøv igen om lidt.');
+    return send(reply, view, status);
   });
 
   // The anonymous UCP endpoints' limit per client address: the page drives the same operations.
