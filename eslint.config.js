@@ -25,6 +25,7 @@ const layers = [
   { type: 'seed', pattern: 'src/seed/**', mode: 'full' },
   { type: 'import', pattern: 'src/import/**', mode: 'full' },
   { type: 'ucp', pattern: 'src/ucp/**', mode: 'full' },
+  { type: 'handoff', pattern: 'src/handoff/**', mode: 'full' },
   { type: 'commands', pattern: 'src/commands/**', mode: 'full' },
   { type: 'kernel', pattern: ['src/log.ts', 'src/context.ts', 'src/config.ts'], mode: 'full' },
   { type: 'deps', pattern: 'src/deps.ts', mode: 'full' },
@@ -81,6 +82,10 @@ export default tseslint.config(
           // UCP is a transport of its own over the commerce rules: it answers UCP's JSON, not problem+json. It
           // defines its own tools (webhooks.list and .retry), which app.ts registers only while UCP is on.
           { from: 'ucp', allow: [...base, 'ucp', 'commerce', 'shop', 'access', 'db', 'calls', 'edge', 'deps', 'mcp', 'tools'] },
+          // The buyer's checkout page is a face for people over the UCP operations: it runs them as the REST and MCP
+          // bindings do (so it has no path of its own to an order) and wears the storefront's pages and stylesheet.
+          // It never imports db/, commerce/ or tools/: what it changes, it changes through ucp/.
+          { from: 'handoff', allow: [...base, 'handoff', 'ucp', 'site', 'shop', 'edge', 'deps'] },
           // The CLI's owner commands (butik oauth …): run on the database, here or through the server's route,
           // so they sit below http/ and the CLI and use the rules of the faces they manage (oauth/, import/).
           { from: 'commands', allow: [...base, 'commands', 'db', 'access', 'oauth', 'tools', 'import', 'shop'] },

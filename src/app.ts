@@ -9,6 +9,7 @@ import { BODY_LIMIT, resolveBaseUrl } from './config.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { logSafeError } from './db/errors.ts';
+import { registerFormCsrf } from './edge/form-csrf.ts';
 import { acceptRawBodies } from './edge/json-body.ts';
 import { sendProblem } from './edge/problem-reply.ts';
 import { ToolError } from './errors/tool-error.ts';
@@ -26,6 +27,7 @@ import { mcpRoutes } from './mcp/route.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { createOAuthServer } from './oauth/server.ts';
 import type { AppDeps } from './deps.ts';
+import { handoffRoutes } from './handoff/routes.ts';
 import { siteRoutes } from './site/routes.ts';
 import { ucpOpenApi } from './ucp/openapi.ts';
 import { ucpRoutes } from './ucp/routes.ts';
@@ -142,16 +144,23 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   acceptRawBodies(app);
   registerErrorHandling(app, () => baseUrl);
-  for (const routes of [healthRoutes, openApiRoute, toolsRoute, keysRoutes, commandsRoute, mcpRoutes, discoveryRoutes, siteRoutes]) {
+  for (const routes of [healthRoutes, openApiRoute, toolsRoute, keysRoutes, commandsRoute, mcpRoutes, discoveryRoutes]) {
     void app.register(routes, { deps });
   }
   void app.register(oauthRoutes, { deps, oauth, masterKey: options.masterKey });
   void app.register(adminRoutes, { deps, masterKey: options.masterKey });
-  if (config.ucp.mode !== 'off') {
+  const delivery = config.ucp.mode === 'off' ? undefined : webhookDelivery({
+    db: database.db, policy: config.ucp.mode, log: app.log, baseUrl: () => baseUrl, clock, ...options.webhookTiming,
+  });
+  // The storefront and, with UCP on, the buyer's checkout pages share one scope: the product page's Buy form and
+  // the checkout form carry tokens of the same CSRF cookie.
+  void app.register(async (storefront) => {
+    await registerFormCsrf(storefront, { masterKey: options.masterKey, secure: deps.baseUrl.startsWith('https://') });
+    await storefront.register(siteRoutes, { deps });
+    if (delivery) await storefront.register(handoffRoutes, { deps, delivery });
+  });
+  if (delivery) {
     feedOrderEvents(events);
-    const delivery = webhookDelivery({
-      db: database.db, policy: config.ucp.mode, log: app.log, baseUrl: () => baseUrl, clock, ...options.webhookTiming,
-    });
     const payments = paymentActions({ db: database.db, log: app.log, clock, ...options.webhookTiming });
     app.addHook('onClose', async () => { await Promise.all([delivery.close(), payments.close()]); });
     void app.register(ucpRoutes, { deps, delivery });

@@ -29,6 +29,8 @@ export type PageView = {
   description?: string | null | undefined;
   /** The path of this page, to mark the current navigation link; none on the 404 page. */
   path?: string;
+  /** `no-referrer` on a page whose address is a capability (a checkout), so no link or image request carries it away. */
+  referrer?: 'no-referrer';
   main: Html;
 };
 
@@ -39,6 +41,9 @@ export const SITE_STYLESHEET = linkedStylesheet(STYLESHEET_PATH, SITE_CSS);
 
 /** No script runs on the public pages; styles only from here, images also from any web host (product photos). */
 export const SITE_POLICY = contentSecurityPolicy({ stylesheets: [SITE_STYLESHEET], images: 'web' });
+
+/** The same, for the pages with a form (the Buy button, the checkout): they post to this origin only. */
+export const SITE_FORM_POLICY = contentSecurityPolicy({ stylesheets: [SITE_STYLESHEET], images: 'web', formActions: ["'self'"] });
 
 /** The whole HTML document: landmarks header/nav/main/footer, lang="da", viewport for phones. */
 export function renderDocument(chrome: Chrome, view: PageView): string {
@@ -53,6 +58,7 @@ export function renderDocument(chrome: Chrome, view: PageView): string {
     lang: 'da',
     title: `${view.title} · ${chrome.storeName}`,
     description: view.description,
+    ...(view.referrer ? { referrer: view.referrer } : {}),
     stylesheets: [SITE_STYLESHEET],
     skipLink: 'Gå til indholdet',
     mainId: 'indhold',

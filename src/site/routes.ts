@@ -4,7 +4,7 @@ import { Slug } from '../schema/common.ts';
 import type { RoutePlugin } from '../deps.ts';
 import { findPublishedPage, findPublishedService, listServices } from '../shop/content.ts';
 import { loadChrome } from './chrome.ts';
-import { SITE_POLICY, STYLESHEET_PATH, renderDocument } from './document.ts';
+import { SITE_FORM_POLICY, SITE_POLICY, STYLESHEET_PATH, renderDocument } from './document.ts';
 import type { Chrome, PageView } from './document.ts';
 import { renderGlassesSvg } from './glasses-svg.ts';
 import { HTML_TYPE, SVG_IMAGE_POLICY } from '../edge/html/policy.ts';
@@ -23,10 +23,13 @@ type Params = { slug: string };
 
 /**
  * Public HTML: the shop (/, /products, /products/<slug>, /categories/<slug>), /info/<slug>, /services,
- * /services/<slug> (docs/behaviour.md#public-pages), the stylesheet and demo images.
+ * /services/<slug> (docs/behaviour.md#public-pages), the stylesheet and demo images. With UCP on, a product page
+ * carries the Buy button that starts a checkout on the buyer's page (handoff/routes.ts).
  */
 export const siteRoutes: RoutePlugin = async (app, { deps }) => {
   const db = deps.database.db;
+  // Checkout sessions and their payment handlers exist only while UCP is on; so does the Buy button.
+  const buyable = deps.config.ucp.mode !== 'off';
   app.get(STYLESHEET_PATH, async (request, reply) =>
     sendCached(request, reply, { type: CSS_TYPE, body: SITE_CSS, maxAgeSeconds: ASSET_MAX_AGE, policy: SITE_POLICY }));
 
@@ -69,7 +72,10 @@ export const siteRoutes: RoutePlugin = async (app, { deps }) => {
     const product = await findShopProduct(db, request.params.slug);
     if (!product) return renderNotFound(request, reply);
     const chrome = await chromeFor();
-    return sendPage(request, reply, chrome, productView(product, deps.baseUrl, chrome.currency));
+    if (!buyable) return sendPage(request, reply, chrome, productView(product, deps.baseUrl, chrome.currency));
+    // The Buy form carries this visitor's CSRF token, so the page is theirs alone and never cached.
+    const view = productView(product, deps.baseUrl, chrome.currency, { csrfToken: reply.generateCsrf() });
+    return sendHtml(reply, { body: renderDocument(chrome, view), policy: SITE_FORM_POLICY, cacheControl: 'no-store' });
   });
 
   app.get<{ Params: Params }>('/categories/:slug', async (request, reply) => {

@@ -5,6 +5,7 @@ import type { Html } from '../edge/html/template.ts';
 import { jsonLd, productLd } from './json-ld.ts';
 import { renderBodyText } from './markup.ts';
 import { formatPrice } from './money.ts';
+import { MAX_QUANTITY } from '../schema/cart.ts';
 
 
 export const PRODUCTS_PER_PAGE = 24;
@@ -96,7 +97,20 @@ ${pager(`/categories/${category.slug}`, page, pages)}`,
   };
 }
 
-export function productView(product: ShopProduct, baseUrl: string, currency: string): PageView {
+/** The product page's Buy button: a CSRF-protected form that starts a checkout for the product (POST /checkout). */
+export type BuyButton = { csrfToken: string };
+
+function buyForm(product: ShopProduct, buy: BuyButton): Html {
+  return html`<form method="post" action="/checkout" class="buy-form">
+<input type="hidden" name="_csrf" value="${buy.csrfToken}">
+<input type="hidden" name="product" value="${product.slug}">
+<label for="antal">Antal</label>
+<input id="antal" name="quantity" type="number" inputmode="numeric" min="1" max="${Math.min(product.stock, MAX_QUANTITY)}" value="1" required>
+<button type="submit" class="button button-primary">Køb</button>
+</form>`;
+}
+
+export function productView(product: ShopProduct, baseUrl: string, currency: string, buy?: BuyButton): PageView {
   const image = safeSrc(product.images[0]?.url);
   const facts: Array<[string, string | null]> = [
     ['Mærke', product.brand], ['Stel', product.frameColor], ['Glas', product.lensColor], ['Kategori', product.category.name],
@@ -112,6 +126,7 @@ ${image ? html`<img class="product-image" src="${image}" alt="${product.images[0
 <h1>${product.name}</h1>
 <p class="price product-price">${formatPrice(product.priceDkk, currency)} <span class="muted">inkl. moms</span></p>
 <p class="stock">${product.stock > 0 ? `På lager (${product.stock} stk.)` : 'Udsolgt'}</p>
+${buy && product.stock > 0 ? buyForm(product, buy) : ''}
 <dl class="facts">${facts.filter(([, value]) => value).map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>
 <div class="product-description">${renderBodyText(product.description)}</div>
 </div>

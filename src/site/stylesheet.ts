@@ -90,6 +90,35 @@ figcaption { color: var(--muted); font-size: 0.95rem; margin-top: 0.4rem; }
 .consent fieldset ul { list-style: none; padding: 0; columns: 2 14rem; }
 .consent input[type="password"] { font: inherit; padding: 0.4rem 0.6rem; border: 1px solid var(--line); border-radius: 8px; width: min(100%, 24rem); }
 .consent button { font: inherit; cursor: pointer; }
+.buy-form { display: flex; flex-wrap: wrap; align-items: end; gap: 0.75rem; margin: 1rem 0; }
+.buy-form label { display: block; font-weight: 700; width: 100%; }
+.buy-form input, .field input { font: inherit; padding: 0.5rem 0.65rem; border: 1px solid #8a8f9c; border-radius: 8px; background: var(--card); color: var(--ink); }
+.buy-form input { width: 6rem; }
+.buy-form input, .buy-form .button { min-height: 2.9rem; }
+.buy-form button, .checkout-form button { font: inherit; cursor: pointer; }
+.buy-form input:focus-visible, .field input:focus-visible, .option input:focus-visible, .button:focus-visible { outline: 3px solid var(--banner); outline-offset: 2px; }
+.checkout-lines { width: 100%; border-collapse: collapse; background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); margin: 0.5rem 0 1.5rem; }
+.checkout-lines caption { text-align: left; color: var(--muted); padding-bottom: 0.4rem; }
+.checkout-lines th, .checkout-lines td { padding: 0.55rem 0.75rem; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
+.checkout-lines .number { text-align: right; white-space: nowrap; }
+.checkout-lines tfoot th { font-weight: 400; }
+.checkout-lines .grand-total th, .checkout-lines .grand-total td { font-weight: 800; border-bottom: 0; }
+.checkout-form { max-width: 36rem; margin-bottom: 2.5rem; }
+.checkout-summary h2 { margin-top: 0.5em; }
+.field { margin: 0 0 1rem; }
+.field label { display: block; font-weight: 700; margin-bottom: 0.2rem; }
+.field input { width: 100%; }
+.field-row { display: grid; gap: 0 1rem; }
+.hint { color: var(--muted); font-size: 0.95rem; margin: 0 0 0.3rem; }
+.has-problem input { border: 2px solid #9b2c2c; }
+.problem { color: #8a1f1f; margin: 0.35rem 0 0; }
+.problem-box { border: 2px solid #9b2c2c; border-radius: var(--radius); background: #fff5f5; padding: 0.75rem 1rem; margin: 1rem 0; }
+.problem-box p { margin: 0; }
+.options { border: 1px solid var(--line); border-radius: var(--radius); background: var(--card); padding: 0.5rem 1rem 0.75rem; margin: 0 0 1rem; }
+.options legend { font-weight: 700; padding: 0 0.25rem; }
+.option { display: flex; gap: 0.6rem; align-items: baseline; padding: 0.35rem 0; }
+.option .price { margin-left: auto; }
+.order-number { word-break: break-all; }
 code { background: #efede6; padding: 0.1em 0.35em; border-radius: 4px; word-break: break-all; }
 @media (min-width: 48rem) {
   .hero { grid-template-columns: 1fr 1fr; }
@@ -98,5 +127,11 @@ code { background: #efede6; padding: 0.1em 0.35em; border-radius: 4px; word-brea
   .columns-3 { grid-template-columns: repeat(3, 1fr); }
   .columns-4 { grid-template-columns: repeat(4, 1fr); }
   .product { grid-template-columns: 1fr 1fr; align-items: start; }
+  .field-row { grid-template-columns: minmax(8rem, 1fr) 2fr; }
+}
+@media (min-width: 60rem) {
+  .checkout { display: grid; grid-template-columns: minmax(0, 34rem) minmax(0, 1fr); gap: 0 3rem; align-items: start; }
+  .checkout-form { grid-column: 1; grid-row: 1; }
+  .checkout-summary { grid-column: 2; grid-row: 1; position: sticky; top: 1rem; }
 }
 `;

@@ -94,6 +94,9 @@ export function totalsOf(pricing: Pick<Pricing, 'subtotal' | 'discount' | 'shipp
   ];
 }
 
+/** The storefront page where a person finishes the session; its unguessable id is what opens it. */
+export const handoffUrl = (baseUrl: string, sessionId: string) => `${baseUrl}/checkout/${sessionId}`;
+
 /** What one call runs with: the shop's handlers and address, the time, and who is calling. */
 export type ViewSettings = {
   handlers: readonly PaymentHandlerDeclaration[];
@@ -155,6 +158,9 @@ export async function renderCheckout(db: Queryable, session: SessionRow, setting
     ...(messages.length > 0 ? { messages } : {}),
     links: [],
     expires_at: session.expiresAt.toISOString(),
+    // The buyer's page for this session (docs/ucp.md#the-buyers-page): where a platform sends a person. A session
+    // frozen as completed or canceled leaves it out, as UCP asks of ended sessions.
+    continue_url: handoffUrl(settings.baseUrl, session.id),
     payment: { handlers: publishedHandlers(settings.handlers), ...(session.payment ?? {}) },
     ...(shipping.view ? { fulfillment: shipping.view } : {}),
     ...(session.discountCodes ? { discounts: { codes: session.discountCodes, ...(discounts.applied.length > 0 ? { applied: discounts.applied } : {}) } } : {}),

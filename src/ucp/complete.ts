@@ -150,7 +150,8 @@ async function recordUcpOrder(
   const { order, session, pricing } = placed;
   const now = placement.now;
   const permalink = `${placement.baseUrl}/orders/${order.id}`;
-  const { messages: _messages, ...rest } = placed.view;
+  // An ended session has nothing left to hand over: no messages, no continue_url.
+  const { messages: _messages, continue_url: _continueUrl, ...rest } = placed.view;
   const frozen = { ...rest, status: 'completed', order: { id: order.id, permalink_url: permalink } };
   await tx.update(ucpCheckoutSessions).set({ status: 'completed', orderId: order.id, frozen, updatedAt: now }).where(eq(ucpCheckoutSessions.id, session.id));
   await tx.insert(ucpOrders).values({

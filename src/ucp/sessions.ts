@@ -210,7 +210,7 @@ async function answer(db: Queryable, session: SessionRow, settings: ViewSettings
 /** Cancels: the session answers from now on what it showed at this moment, with status canceled. */
 async function end(db: Queryable, session: SessionRow, settings: ViewSettings): Promise<Record<string, unknown>> {
   const { view } = await renderCheckout(db, session, settings);
-  const { messages: _messages, ...rest } = view;
+  const { messages: _messages, continue_url: _continueUrl, ...rest } = view;
   const frozen = { ...rest, status: 'canceled' };
   await db.update(ucpCheckoutSessions).set({ status: 'canceled', frozen, updatedAt: settings.now }).where(eq(ucpCheckoutSessions.id, session.id));
   return frozen;

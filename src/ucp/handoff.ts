@@ -1,0 +1,25 @@
+import type { Db } from '../db/client.ts';
+import { UCP_VERSION } from './agent-header.ts';
+import type { Agent } from './agent-header.ts';
+import { findSession } from './sessions.ts';
+import { openCaller } from './caller.ts';
+import type { UcpCaller } from './caller.ts';
+
+/** Who acts on the buyer's page (docs/ucp.md#the-buyers-page). */
+export type HandoffParty = { caller: UcpCaller; agent: Agent };
+
+/**
+ * The person a platform handed a session to acts for that platform: whoever holds the session's page address
+ * (its unguessable id) may update and complete it, in key mode too, where the order stays readable by the key
+ * that created the session. Calls run under the session's own platform profile, so the order's events still go
+ * to that platform's webhook. Throws the operations' not-found error for an unknown id.
+ */
+export async function handoffParty(db: Db, sessionId: string, ip: string): Promise<HandoffParty> {
+  const session = await findSession(db, sessionId, openCaller(ip));
+  return { caller: { ...openCaller(ip), keyId: session.keyId }, agent: { profile: session.platform, version: UCP_VERSION } };
+}
+
+/** A session a person starts in the shop itself (the product page's Buy button): no platform stands behind it. */
+export function storefrontParty(ip: string): HandoffParty {
+  return { caller: openCaller(ip), agent: { profile: '', version: UCP_VERSION } };
+}

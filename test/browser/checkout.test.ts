@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemoStore } from '../../src/seed/demo.ts';
+import { createTestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { MISSING, launchChromium, screenshot } from './chromium.ts';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const DESKTOP = { width: 1440, height: 900 };
+const PHONE = { width: 375, height: 812 };
+const AGENT = { 'ucp-agent': 'profile="https://platform.example/profile"', 'content-type': 'application/json' };
+
+let t: TestApp | undefined;
+let browser: Browser | undefined;
+let origin = '';
+
+beforeAll(async () => {
+  if (MISSING) return;
+  t = await createTestApp({ env: { BUTIK_UCP_MODE: 'test' } });
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const address = t.app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('the app is not listening on a TCP port');
+  origin = `http://127.0.0.1:${address.port}`;
+  t.app.setBaseUrl(origin);
+  await seedDemoStore(t.database.db, { baseUrl: origin });
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  try {
+    await browser?.close();
+  } finally {
+    await t?.close();
+  }
+});
+
+async function newPage(viewport: { width: number; height: number }): Promise<Page> {
+  if (!browser) throw new Error('no browser');
+  return (await browser.newContext({ viewport, locale: 'da-DK' })).newPage();
+}
+
+/** axe-core in the page (evaluated over CDP: the page's CSP admits no script): no serious or critical violation. */
+async function expectAccessible(page: Page, name: string): Promise<void> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe;
+    const result = await axe.run();
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
+  });
+  expect(violations, name).toEqual([]);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `${name}: horizontal scrolling`).toBeLessThanOrEqual(0);
+}
+
+async function fillBuyer(page: Page): Promise<void> {
+  await page.getByLabel('E-mail').fill('karen@example.dk');
+  await page.getByLabel('Navn').fill('Karen Blixen');
+  await page.getByLabel('Adresse').fill('Rungstedvej 111');
+  await page.getByLabel('Postnummer').fill('2960');
+  await page.getByLabel('By').fill('Rungsted Kyst');
+  await page.getByLabel('Land (landekode)').fill('DK');
+}
+
+describe.skipIf(MISSING)('the buyer page in a browser', () => {
+  it('takes over an agent\'s session from continue_url, pays with the mock handler and shows the order UCP then serves', async () => {
+    const created = await fetch(`${origin}/checkout-sessions`, {
+      method: 'POST', headers: AGENT, body: JSON.stringify({ line_items: [{ item: { id: 'aviator-classic' }, quantity: 1 }], currency: 'DKK' }),
+    });
+    expect(created.status).toBe(201);
+    const session = await created.json() as { id: string; continue_url: string };
+    expect(session.continue_url).toBe(`${origin}/checkout/${session.id}`);
+
+    const page = await newPage(DESKTOP);
+    try {
+      expect((await page.goto(session.continue_url))?.status()).toBe(200);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Kassen');
+      await expectAccessible(page, 'checkout at 1440');
+      await screenshot(page, 'checkout-1440');
+      await fillBuyer(page);
+      await page.getByRole('button', { name: 'Opdatér pris og levering' }).click();
+      await page.waitForURL(session.continue_url);
+      await page.getByRole('radio').first().check();
+      await page.getByLabel('Kortnummer').fill('4242 4242 4242 4242');
+      await page.getByLabel('Kortnummer').focus();
+      expect(await page.getByLabel('Kortnummer').evaluate((input) => getComputedStyle(input).outlineStyle)).not.toBe('none');
+      await screenshot(page, 'checkout-filled-1440');
+      await page.getByRole('button', { name: /^Betal / }).click();
+      await page.waitForURL(session.continue_url);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Tak for din bestilling');
+      await expectAccessible(page, 'confirmation at 1440');
+      await screenshot(page, 'checkout-confirmation-1440');
+      const orderId = await page.locator('.order-number').textContent();
+      const order = await fetch(`${origin}/orders/${orderId}`, { headers: AGENT });
+      expect(order.status).toBe(200);
+      expect(await order.json()).toMatchObject({ id: orderId, checkout_id: session.id });
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it('buys from a product page on a phone: Buy, a declined card shown beside its field, then the order', async () => {
+    const page = await newPage(PHONE);
+    try {
+      expect((await page.goto(`${origin}/products/aviator-classic`))?.status()).toBe(200);
+      await expectAccessible(page, 'product with Buy at 375');
+      await screenshot(page, 'product-buy-375');
+      await page.getByLabel('Antal').fill('2');
+      await page.getByRole('button', { name: 'Køb' }).click();
+      await page.waitForURL(/\/checkout\/[0-9a-f-]{36}$/);
+      const checkoutUrl = page.url();
+      expect(await page.locator('.checkout-lines tbody td').nth(1).textContent()).toBe('2');
+      await expectAccessible(page, 'checkout at 375');
+      await screenshot(page, 'checkout-375');
+
+      await fillBuyer(page);
+      await page.getByLabel('Kortnummer').fill('4242 4242 4242 4241');
+      await page.getByRole('button', { name: /^Betal / }).click();
+      // No option chosen yet: the page says so beside the options, now that the address names a country.
+      expect(await page.locator('#felt-option-problem').textContent()).toContain('Vælg hvordan varerne skal sendes.');
+      await page.getByRole('radio').first().check();
+      await page.getByLabel('Kortnummer').fill('4242 4242 4242 4241');
+      await page.getByRole('button', { name: /^Betal / }).click();
+      expect(await page.locator('#felt-card-problem').textContent()).toContain('Betalingen blev afvist.');
+      expect(await page.getByLabel('E-mail').inputValue()).toBe('karen@example.dk');
+      await expectAccessible(page, 'declined payment at 375');
+      await screenshot(page, 'checkout-declined-375');
+
+      await page.getByLabel('Kortnummer').fill('4242 4242 4242 4242');
+      await page.getByRole('button', { name: /^Betal / }).click();
+      await page.waitForURL(checkoutUrl);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Tak for din bestilling');
+      await expectAccessible(page, 'confirmation at 375');
+      await screenshot(page, 'checkout-confirmation-375');
+      const orderId = await page.locator('.order-number').textContent();
+      expect((await fetch(`${origin}/orders/${orderId}`, { headers: AGENT })).status).toBe(200);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it('refuses a form posted without the page\'s CSRF token', async () => {
+    const forged = await fetch(`${origin}/checkout`, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'product=aviator-classic&quantity=1', redirect: 'manual',
+    });
+    expect(forged.status).toBe(403);
+    expect(await forged.text()).toContain('Formularen er udløbet');
+  });
+});
