@@ -49,7 +49,7 @@ ${notice(view)}
 <input type="hidden" name="_csrf" value="${view.csrfToken}">
 <fieldset>
 <legend>Det må ${view.clientName}</legend>
-<ul>${view.requested.map((scope) => html`<li><label><input type="checkbox" name="scope" value="${scope}" checked> ${SCOPE_TEXT[scope]}</label></li>`)}</ul>
+<ul class="one-column">${view.requested.map((scope) => html`<li><label><input type="checkbox" name="scope" value="${scope}" checked> ${SCOPE_TEXT[scope]}</label></li>`)}</ul>
 </fieldset>
 <p><label for="email">E-mail</label><br><input id="email" name="email" type="email" autocomplete="username" required value="${view.email ?? ''}"></p>
 <p><label for="password">Adgangskode</label><br><input id="password" name="password" type="password" autocomplete="current-password" required></p>

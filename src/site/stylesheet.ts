@@ -88,6 +88,8 @@ figcaption { color: var(--muted); font-size: 0.95rem; margin-top: 0.4rem; }
 .developers { margin-top: 2.5rem; border-top: 1px solid var(--line); }
 .consent fieldset { border: 1px solid var(--line); border-radius: var(--radius); background: var(--card); padding: 0.75rem 1.25rem; }
 .consent fieldset ul { list-style: none; padding: 0; columns: 2 14rem; }
+.consent fieldset ul.one-column { columns: auto; }
+.consent fieldset ul.one-column li + li { margin-top: 0.5rem; }
 .consent input[type="password"], .consent input[type="email"] { font: inherit; padding: 0.4rem 0.6rem; border: 1px solid var(--line); border-radius: 8px; width: min(100%, 24rem); }
 .consent button { font: inherit; cursor: pointer; }
 code { background: #efede6; padding: 0.1em 0.35em; border-radius: 4px; word-break: break-all; }
