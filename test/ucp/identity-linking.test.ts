@@ -238,3 +238,46 @@ describe('audience binding and revocation', () => {
     expect(after.body.messages[0].code).toBe('identity_required');
   });
 });
+
+describe('open mode', () => {
+  let open: TestApp;
+  let openBase: string;
+  beforeAll(async () => {
+    open = await flowerShop({ env: { BUTIK_UCP_SAVED_ADDRESSES: 'true' } });
+    await open.app.listen({ host: '127.0.0.1', port: 0 });
+    openBase = `http://127.0.0.1:${(open.app.server.address() as AddressInfo).port}`;
+    open.app.setBaseUrl(openBase);
+  });
+  afterAll(async () => open?.close());
+
+  async function openUcp(path: string, body: unknown, token?: string) {
+    const response = await fetch(`${openBase}${path}`, {
+      method: 'POST',
+      headers: { 'ucp-agent': AGENT, 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, challenge: response.headers.get('www-authenticate'), body: await response.json() as any };
+  }
+
+  it('reads the Bearer as the buyer\'s token: a guest is offered nothing, the linked buyer their own addresses', async () => {
+    await signUp(openBase, 'hana@example.com');
+    const hana = await linkBuyer(openBase, 'hana@example.com');
+    const created = await openUcp('/checkout-sessions', {
+      ...pot, fulfillment: { methods: [{ type: 'shipping', destinations: [{ id: 'dest', ...ADDRESS, street_address: '8 Hana Street' }], selected_destination_id: 'dest', groups: [{ selected_option_id: 'std-ship' }] }] },
+    }, hana.accessToken);
+    expect(created.body.status).toBe('ready_for_complete');
+    const completed = await openUcp(`/checkout-sessions/${created.body.id}/complete`, { payment_data: SUCCESS_CARD }, hana.accessToken);
+    expect(completed.body.status).toBe('completed');
+
+    const asks = { ...pot, fulfillment: { methods: [{ type: 'shipping' }] } };
+    const linked = await openUcp('/checkout-sessions', asks, hana.accessToken);
+    expect(linked.body.fulfillment.methods[0].destinations.map((a: { street_address: string }) => a.street_address)).toEqual(['8 Hana Street']);
+    const guest = await openUcp('/checkout-sessions', { ...asks, buyer: { email: 'hana@example.com' } });
+    expect(guest.body.fulfillment.methods[0].destinations ?? []).toEqual([]);
+
+    const forged = await openUcp('/checkout-sessions', asks, 'x'.repeat(43));
+    expect(forged.status).toBe(401);
+    expect(forged.body.messages[0].code).toBe('identity_required');
+    expect(forged.challenge).toContain('error="invalid_token"');
+  });
+});
