@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buyers, ucpOrders } from '../../src/db/schema.ts';
 import { MASTER_KEY } from '../helpers/app.ts';
+import { uniqueRedisPrefix } from '../helpers/rate-limits.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { CALLBACK, callMcp, issueToken, tokens } from '../helpers/oauth.ts';
 import { LINK_SCOPES, PASSWORD, answerLink, linkBuyer, openLink, signUp } from '../helpers/buyer-link.ts';
@@ -19,7 +20,9 @@ let platformA: string;
 let platformB: string;
 
 beforeAll(async () => {
-  t = await flowerShop({ env: { BUTIK_UCP_AUTH: 'key', BUTIK_UCP_SAVED_ADDRESSES: 'true', BUTIK_TRUST_PROXY: 'true' } });
+  // With REDIS_URL set, the sign-in limits are counted in Redis, under a prefix of this run's own.
+  const redis = process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, BUTIK_REDIS_PREFIX: uniqueRedisPrefix() } : {};
+  t = await flowerShop({ env: { BUTIK_UCP_AUTH: 'key', BUTIK_UCP_SAVED_ADDRESSES: 'true', BUTIK_TRUST_PROXY: 'true', ...redis } });
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   t.app.setBaseUrl(base);
