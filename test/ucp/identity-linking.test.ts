@@ -21,7 +21,7 @@ let platformB: string;
 
 beforeAll(async () => {
   // With REDIS_URL set, the sign-in limits are counted in Redis, under a prefix of this run's own.
-  const redis = process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, BUTIK_REDIS_PREFIX: uniqueRedisPrefix() } : {};
+  const redis: Record<string, string> = process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, BUTIK_REDIS_PREFIX: uniqueRedisPrefix() } : {};
   t = await flowerShop({ env: { BUTIK_UCP_AUTH: 'key', BUTIK_UCP_SAVED_ADDRESSES: 'true', BUTIK_TRUST_PROXY: 'true', ...redis } });
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
@@ -142,6 +142,9 @@ describe('linking', () => {
     await signUp(base, 'flow@example.com');
     const link = await openLink(base);
     expect(link.linkUrl.pathname).toMatch(/^\/oauth\/link\//);
+    // The owner's consent page does not answer a buyer's link, with or without the master key.
+    const ownerPage = await fetch(new URL(link.linkUrl.pathname.replace('/link/', '/consent/'), base), { headers: { cookie: link.cookies.header() } });
+    expect(ownerPage.status).toBe(400);
     const page = await fetch(link.linkUrl, { headers: { cookie: link.cookies.header() } });
     const text = await page.text();
     expect(text).toContain('Shopping &lt;Agent&gt;');
