@@ -285,5 +285,13 @@ describe('open mode', () => {
     expect(forged.status).toBe(401);
     expect(forged.body.messages[0].code).toBe('identity_required');
     expect(forged.challenge).toContain('error="invalid_token"');
+    // The MCP binding admits callers the same way.
+    const overMcp = await fetch(`${openBase}/ucp/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${'x'.repeat(43)}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(overMcp.status).toBe(401);
+    expect(overMcp.headers.get('www-authenticate')).toContain(`resource_metadata="${openBase}/.well-known/oauth-protected-resource/ucp"`);
   });
 });
