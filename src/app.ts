@@ -26,6 +26,8 @@ import { toolsRoute } from './http/tools-route.ts';
 import { mcpRoutes } from './mcp/route.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { createOAuthServer } from './oauth/server.ts';
+import { UCP_RESOURCE_PATH, resourceMetadataUrl, resourceUrl } from './oauth/resources.ts';
+import type { BuyerLinking } from './ucp/linked-buyer.ts';
 import type { AppDeps } from './deps.ts';
 import { handoffRoutes } from './handoff/routes.ts';
 import { siteRoutes } from './site/routes.ts';
@@ -103,7 +105,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const events: OrderEventHub = orderEvents();
   const runtime: ToolRuntime = { db: database.db, log: app.log, clock, baseUrl, orderEvents: events };
   const limiter = options.limiter ?? rateLimiterFromConfig(config, app.log);
-  const oauth = createOAuthServer({ db: database.db, baseUrl: () => baseUrl, trustProxy: config.trustProxy });
+  const oauth = createOAuthServer({ db: database.db, baseUrl: () => baseUrl, trustProxy: config.trustProxy, ucp: config.ucp.mode !== 'off' });
   const invalidation = config.redisUrl
     ? redisKeyInvalidation({ url: config.redisUrl, prefix: config.redisPrefix, log: app.log })
     : localKeyInvalidation;
@@ -163,7 +165,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
     feedOrderEvents(events);
     const payments = paymentActions({ db: database.db, log: app.log, clock, ...options.webhookTiming });
     app.addHook('onClose', async () => { await Promise.all([delivery.close(), payments.close()]); });
-    void app.register(ucpRoutes, { deps, delivery });
+    const ucpResource = () => resourceUrl(baseUrl, UCP_RESOURCE_PATH);
+    const linking: BuyerLinking = {
+      verify: (token) => oauth.verifyBuyer(token, ucpResource()),
+      issuer: () => baseUrl,
+      resourceMetadata: () => resourceMetadataUrl(baseUrl, UCP_RESOURCE_PATH),
+    };
+    void app.register(ucpRoutes, { deps, delivery, linking });
   }
   return app;
 }

@@ -16,3 +16,14 @@ export const SCOPES = [...TOOL_SCOPES, UCP_SCOPE] as const;
 
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;
+
+/**
+ * The UCP scopes a platform may ask a buyer for in identity linking (docs/ucp.md#identity-linking). They are
+ * never an API key's: only a buyer's consent grants them, on tokens for the UCP resource alone.
+ */
+export const UCP_BUYER_SCOPES = ['dev.ucp.shopping.checkout:manage', 'dev.ucp.shopping.order:read'] as const;
+export type UcpBuyerScope = (typeof UCP_BUYER_SCOPES)[number];
+
+export function isUcpBuyerScope(scope: string): scope is UcpBuyerScope {
+  return (UCP_BUYER_SCOPES as readonly string[]).includes(scope);
+}

@@ -157,6 +157,21 @@ export const staffSessions = pgTable('staff_sessions', {
 }, (t) => [index('staff_sessions_staff_idx').on(t.staffId), index('staff_sessions_expires_idx').on(t.expiresAt)]);
 
 /**
+ * Shoppers' own accounts (docs/ucp.md#identity-linking): created on the shop's sign-up page and used to link
+ * the account to a UCP platform. Kept apart from `customers` (the merchant's records) because nobody has proved
+ * that the e-mail is theirs: Butik sends no mail, so an account's e-mail is a claim, never a key to records.
+ */
+export const buyers = pgTable('buyers', {
+  id: id(),
+  /** Lower-cased, so one person cannot hold two accounts that differ only in case. */
+  email: text('email').notNull(),
+  /** scrypt with its salt and cost parameters (access/passwords.ts), as for staff; never the password. */
+  passwordHash: text('password_hash').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [uniqueIndex('buyers_email_idx').on(t.email)]);
+
+/**
  * One-time links that create the first owner in the browser, printed by `npm start` while there is none.
  * Only a SHA-256 of the token is kept, so a copy of the table opens nothing; the first one used removes all.
  */
@@ -408,8 +423,9 @@ export const customers = pgTable('customers', {
 
 /**
  * A known buyer's addresses. `owner` names who may be offered the row: null for the merchant's own records
- * (imported), offered to nobody until a buyer proves who they are; `key:<api key id>` for an address a UCP
- * platform's buyer shipped an order to, offered to that key alone (a signed-in buyer will be another kind).
+ * (imported), offered to nobody, since no buyer can prove the e-mail is theirs; `key:<api key id>` for an
+ * address a UCP platform's buyer shipped an order to, offered to that key alone; `buyer:<buyer id>` for an
+ * address a linked buyer's order shipped to, offered to that buyer's tokens alone (ucp/saved-addresses.ts).
  */
 export const customerAddresses = pgTable('customer_addresses', {
   id: text('id').primaryKey(),
@@ -469,12 +485,14 @@ export const ucpOrders = pgTable('ucp_orders', {
   webhookUrl: text('webhook_url'),
   /** BUTIK_UCP_AUTH=key: the key that placed the order; it, and keys with an orders scope, may use it. */
   keyId: text('key_id'),
+  /** The linked buyer the order was placed for (a token from identity linking); that buyer's tokens may read it. */
+  buyerId: text('buyer_id').references(() => buyers.id, { onDelete: 'set null' }),
   /** The processor that authorized the payment, and its reference: a refund goes back through them. */
   processor: text('processor'),
   paymentReference: text('payment_reference'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
-});
+}, (t) => [index('ucp_orders_buyer_idx').on(t.buyerId)]);
 
 /** The columns a retry queue (src/ucp/queue-worker.ts) works a table's items by. */
 function retryColumns() {

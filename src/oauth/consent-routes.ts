@@ -4,6 +4,7 @@ import { hashSecret } from '../access/api-keys.ts';
 import { sendHtml } from '../edge/html/respond.ts';
 import { retryAfterSeconds } from '../access/rate-limit.ts';
 import { Scope } from '../access/scopes.ts';
+import { linksBuyer } from './buyer-link.ts';
 import { MAX_CONSENT_FAILURES, countConsentFailure } from './consent-attempts.ts';
 import { consentPolicy, renderConsentPage, renderEndedPage } from './consent-page.ts';
 import type { ConsentView } from './consent-page.ts';
@@ -39,6 +40,8 @@ export const consentRoutes: FastifyPluginAsync<ConsentRouteOptions> = async (app
   async function consentState(request: FastifyRequest, reply: FastifyReply) {
     const provider = await oauth.provider();
     const details = await provider.interactionDetails(request.raw, reply.raw);
+    // A buyer's link (UCP identity linking) is answered on the link page only, never with the master key.
+    if (linksBuyer(details.params, deps.baseUrl, deps.config.ucp.mode !== 'off')) return undefined;
     const client = await provider.Client.find(String(details.params.client_id ?? ''));
     if (!client) return undefined;
     const requestedRaw = String(details.params.scope ?? '').split(' ');

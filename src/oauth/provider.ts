@@ -1,10 +1,11 @@
 import Provider, { errors } from 'oidc-provider';
 import type { Configuration } from 'oidc-provider';
 import type { Db } from '../db/client.ts';
-import { TOOL_SCOPES } from '../access/scopes.ts';
+import { TOOL_SCOPES, UCP_BUYER_SCOPES } from '../access/scopes.ts';
 import { adapterFor } from './adapter.ts';
+import { linkPath, linksBuyer } from './buyer-link.ts';
 import { renderEndedPage } from './consent-page.ts';
-import { resourceUrl, resourceUrls } from './resources.ts';
+import { UCP_RESOURCE_PATH, resourceUrl, resourceUrls } from './resources.ts';
 import { loadSecrets } from './secrets.ts';
 
 /** Where oidc-provider's endpoints live; the issuer itself is BASE_URL so its metadata sits at the root. */
@@ -17,17 +18,21 @@ export const OWNER_ACCOUNT = 'owner';
  * The authorization server of the MCP authorization spec: authorization code + PKCE S256 only, public clients
  * registered dynamically (RFC 7591), resource indicators binding every access token to one MCP endpoint, rotating
  * refresh tokens and revocation (RFC 7009). The owner logs in and consents on Butik's own page (interactions).
+ * With UCP on, the same server links buyers' accounts (UCP identity linking): tokens for the UCP resource, with
+ * UCP's scopes, granted by a buyer who signs in on Butik's link page (buyer-routes.ts).
  */
-export async function createProvider(options: { db: Db; baseUrl: string; trustProxy: boolean }): Promise<Provider> {
+export async function createProvider(options: { db: Db; baseUrl: string; trustProxy: boolean; ucp: boolean }): Promise<Provider> {
   const secrets = await loadSecrets(options.db);
   const resources = resourceUrls(options.baseUrl);
+  const ucpResource = options.ucp ? resourceUrl(options.baseUrl, UCP_RESOURCE_PATH) : undefined;
+  const ucpScopes = options.ucp ? UCP_BUYER_SCOPES : [];
   const configuration: Configuration = {
     adapter: adapterFor(options.db),
     jwks: { keys: [secrets.signingKey] },
     cookies: { keys: secrets.cookieKeys },
     // The shop's scopes are resource scopes of /api/mcp (getResourceServerInfo below); they are listed here too
     // because MCP clients put them into their registration's `scope`, which is checked against this list.
-    scopes: ['openid', 'offline_access', ...TOOL_SCOPES],
+    scopes: ['openid', 'offline_access', ...TOOL_SCOPES, ...ucpScopes],
     claims: { openid: ['sub'] },
     responseTypes: ['code'],
     pkce: { required: () => true },
@@ -47,11 +52,16 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
       revocation: { enabled: true },
       resourceIndicators: {
         enabled: true,
-        // A client that names no resource gets the anonymous-friendly MCP endpoint's.
-        defaultResource: () => resourceUrl(options.baseUrl, '/api/mcp'),
+        // A client that names no resource gets the anonymous-friendly MCP endpoint's, or UCP's when it asks for
+        // UCP scopes (a UCP platform names no resource).
+        defaultResource: (ctx) => (ucpResource && linksBuyer(ctx.oidc.params ?? {}, options.baseUrl, options.ucp)
+          ? ucpResource : resourceUrl(options.baseUrl, '/api/mcp')),
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator) => {
-          if (!resources.includes(indicator)) throw new errors.InvalidTarget(`the resources here are ${resources.join(', ')}`);
+          if (indicator === ucpResource) {
+            return { scope: ucpScopes.join(' '), audience: indicator, accessTokenFormat: 'opaque', accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS };
+          }
+          if (!resources.includes(indicator)) throw new errors.InvalidTarget(`the resources here are ${[...resources, ...(ucpResource ? [ucpResource] : [])].join(', ')}`);
           return { scope: TOOL_SCOPES.join(' '), audience: indicator, accessTokenFormat: 'opaque', accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS };
         },
       },
@@ -71,7 +81,11 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
       device_authorization: `${OAUTH_PREFIX}/device/auth`,
       challenge: `${OAUTH_PREFIX}/challenge`,
     },
-    interactions: { url: (_ctx, interaction) => `${OAUTH_PREFIX}/consent/${interaction.uid}` },
+    // A buyer links an account on the link page; everything else is the owner's consent.
+    interactions: {
+      url: (_ctx, interaction) => (linksBuyer(interaction.params, options.baseUrl, options.ucp)
+        ? linkPath(interaction.uid) : `${OAUTH_PREFIX}/consent/${interaction.uid}`),
+    },
     findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
     // The provider's own error page, in the shop's look and under its headers (routes.ts): no inline style.
     renderError: (ctx, out) => {

@@ -1,14 +1,15 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { rateLimitHeaders } from '../access/rate-limit.ts';
-import { TOOL_SCOPES } from '../access/scopes.ts';
+import { TOOL_SCOPES, UCP_BUYER_SCOPES } from '../access/scopes.ts';
 import { sendProblem } from '../edge/problem-reply.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { sweepExpiredRecords } from './adapter.ts';
 import { renderEndedPage } from './consent-page.ts';
+import { buyerRoutes } from './buyer-routes.ts';
 import { consentRoutes } from './consent-routes.ts';
 import { OAUTH_PREFIX } from './provider.ts';
 import { REGISTRATION_BODY_LIMIT, checkRegistration } from './registration.ts';
-import { PROTECTED_RESOURCE_PATHS, resourceUrl } from './resources.ts';
+import { PROTECTED_RESOURCE_PATHS, UCP_RESOURCE_PATH, resourceUrl } from './resources.ts';
 import type { ResourcePath } from './resources.ts';
 import type { AppDeps } from '../deps.ts';
 import type { OAuthServer } from './server.ts';
@@ -71,6 +72,17 @@ export const oauthRoutes: FastifyPluginAsync<OAuthRouteOptions> = async (app, { 
   };
   app.get('/.well-known/oauth-protected-resource', resourceMetadata('/api/mcp'));
   for (const path of PROTECTED_RESOURCE_PATHS) app.get(`/.well-known/oauth-protected-resource${path}`, resourceMetadata(path));
+  if (deps.config.ucp.mode !== 'off') {
+    // The resource identity linking's tokens are for: what UCP's 401 and 403 challenges point to.
+    app.get(`/.well-known/oauth-protected-resource${UCP_RESOURCE_PATH}`, () => ({
+      resource: resourceUrl(deps.baseUrl, UCP_RESOURCE_PATH),
+      authorization_servers: [deps.baseUrl],
+      scopes_supported: [...UCP_BUYER_SCOPES],
+      bearer_methods_supported: ['header'],
+      resource_name: 'Butik UCP',
+      resource_documentation: `${deps.baseUrl}/docs`,
+    }));
+  }
   // RFC 8414 and OpenID discovery name the same document; oidc-provider serves it under the OpenID name.
   for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
     app.get(path, (request, reply) => delegate(oauth, request, reply, '/.well-known/openid-configuration'));
@@ -125,4 +137,5 @@ export const oauthRoutes: FastifyPluginAsync<OAuthRouteOptions> = async (app, { 
 
   app.all(`${OAUTH_PREFIX}/*`, (request, reply) => delegate(oauth, request, reply));
   await app.register(consentRoutes, { deps, oauth, masterKey });
+  if (deps.config.ucp.mode !== 'off') await app.register(buyerRoutes, { deps, oauth, masterKey });
 };

@@ -1,12 +1,19 @@
 import type Provider from 'oidc-provider';
 import { OAUTH_KEY_PREFIX } from '../access/actor.ts';
 import type { Actor } from '../access/actor.ts';
-import { Scope } from '../access/scopes.ts';
+import { Scope, isUcpBuyerScope } from '../access/scopes.ts';
+import type { UcpBuyerScope } from '../access/scopes.ts';
 import type { Db } from '../db/client.ts';
+import { buyerIdOf } from './buyer-link.ts';
 import { createProvider } from './provider.ts';
 
 export type TokenCheck =
   | { ok: true; actor: Actor }
+  | { ok: false; detail: string };
+
+/** A linked buyer's token: whose account, which UCP scopes, and the platform (client) it was issued to. */
+export type BuyerTokenCheck =
+  | { ok: true; buyerId: string; scopes: ReadonlySet<UcpBuyerScope>; clientId: string }
   | { ok: false; detail: string };
 
 export type OAuthServer = {
@@ -17,15 +24,17 @@ export type OAuthServer = {
    * access token at all (then it may still be an API key).
    */
   verify(token: string, audience: string): Promise<TokenCheck | undefined>;
+  /** Checks a buyer's token from identity linking, presented to the UCP resource `audience`. */
+  verifyBuyer(token: string, audience: string): Promise<BuyerTokenCheck>;
 };
 
 /** oidc-provider's opaque access tokens: 43 base64url characters (256 bits). */
 const OPAQUE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-export function createOAuthServer(options: { db: Db; baseUrl: () => string; trustProxy: boolean }): OAuthServer {
+export function createOAuthServer(options: { db: Db; baseUrl: () => string; trustProxy: boolean; ucp: boolean }): OAuthServer {
   let built: Promise<Provider> | undefined;
   const provider = () => {
-    built ??= createProvider({ db: options.db, baseUrl: options.baseUrl(), trustProxy: options.trustProxy });
+    built ??= createProvider({ db: options.db, baseUrl: options.baseUrl(), trustProxy: options.trustProxy, ucp: options.ucp });
     return built;
   };
   return {
@@ -42,6 +51,8 @@ export function createOAuthServer(options: { db: Db; baseUrl: () => string; trus
       }
       const client = found.clientId ? await Client.find(found.clientId) : undefined;
       if (!client) return { ok: false, detail: 'The OAuth client of this token no longer exists.' };
+      // A buyer's grant never acts as the owner's, whatever its audience.
+      if (buyerIdOf(found.accountId) !== undefined) return { ok: false, detail: 'The OAuth access token is a buyer\'s, for UCP only.' };
       const scopes = new Set((found.scope ?? '').split(' ').flatMap((scope) => {
         const parsed = Scope.safeParse(scope);
         return parsed.success ? [parsed.data] : [];
@@ -50,6 +61,18 @@ export function createOAuthServer(options: { db: Db; baseUrl: () => string; trus
       // audit actor names the client.
       const name = `oauth:${client.clientName ?? client.clientId}`;
       return { ok: true, actor: { kind: 'key', keyId: `${OAUTH_KEY_PREFIX}${found.grantId ?? found.jti}`, name, scopes } };
+    },
+    async verifyBuyer(token, audience) {
+      const refused = { ok: false, detail: 'The access token is not known, has expired, was revoked, or is not a linked buyer\'s token for UCP.' } as const;
+      if (!OPAQUE_TOKEN.test(token)) return refused;
+      const { AccessToken, Client } = await provider();
+      const found = await AccessToken.find(token);
+      const buyerId = buyerIdOf(found?.accountId);
+      // RFC 8707: only a token granted for the UCP resource, and by a buyer (an MCP connector's is the owner's).
+      if (!found || found.aud !== audience || buyerId === undefined || !found.clientId) return refused;
+      if (!await Client.find(found.clientId)) return refused;
+      const scopes = new Set((found.scope ?? '').split(' ').filter(isUcpBuyerScope));
+      return { ok: true, buyerId, scopes, clientId: found.clientId };
     },
   };
 }

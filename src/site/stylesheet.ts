@@ -88,7 +88,9 @@ figcaption { color: var(--muted); font-size: 0.95rem; margin-top: 0.4rem; }
 .developers { margin-top: 2.5rem; border-top: 1px solid var(--line); }
 .consent fieldset { border: 1px solid var(--line); border-radius: var(--radius); background: var(--card); padding: 0.75rem 1.25rem; }
 .consent fieldset ul { list-style: none; padding: 0; columns: 2 14rem; }
-.consent input[type="password"] { font: inherit; padding: 0.4rem 0.6rem; border: 1px solid var(--line); border-radius: 8px; width: min(100%, 24rem); }
+.consent fieldset ul.one-column { columns: auto; }
+.consent fieldset ul.one-column li + li { margin-top: 0.5rem; }
+.consent input[type="password"], .consent input[type="email"] { font: inherit; padding: 0.4rem 0.6rem; border: 1px solid var(--line); border-radius: 8px; width: min(100%, 24rem); }
 .consent button { font: inherit; cursor: pointer; }
 .buy-form { display: flex; flex-wrap: wrap; align-items: end; gap: 0.75rem; margin: 1rem 0; }
 .buy-form label { display: block; font-weight: 700; width: 100%; }

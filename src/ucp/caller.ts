@@ -5,12 +5,21 @@ import type { Gate } from '../access/admit.ts';
 import { UCP_SCOPE } from '../access/scopes.ts';
 import type { Scope } from '../access/scopes.ts';
 import { UcpError } from './errors.ts';
+import { withLinkedBuyer } from './linked-buyer.ts';
+import type { BuyerLinking, LinkedBuyer } from './linked-buyer.ts';
+import type { Db } from '../db/client.ts';
 
 /**
  * Who is buying. Open mode (BUTIK_UCP_AUTH=open): an anonymous platform, and a session or order id is the
  * capability to use it. Key mode: an API key with scope ucp:checkout, and what a key creates is that key's.
  */
-export type UcpCaller = { actor: Actor; keyId: string | null; mode: 'open' | 'key' };
+export type UcpCaller = {
+  actor: Actor;
+  keyId: string | null;
+  mode: 'open' | 'key';
+  /** The buyer whose linked account's token came with the request (linked-buyer.ts); absent for a guest. */
+  buyer?: LinkedBuyer;
+};
 
 type CredentialHeaders = { 'x-api-key'?: string | string[]; authorization?: string };
 
@@ -57,8 +66,10 @@ export function callerName(caller: UcpCaller, profile: string): string {
   return caller.mode === 'key' ? actorName(caller.actor) : profile || 'ucp';
 }
 
-/** The admission the configured mode makes of one request. */
-export function callerAdmission(mode: 'open' | 'key', gate: Gate) {
-  return (ip: string, headers: CredentialHeaders): Promise<UcpCaller> =>
-    (mode === 'open' ? Promise.resolve(openCaller(ip)) : keyCaller(gate, ip, headers));
+/** The admission the configured mode makes of one request, then the linked buyer when a buyer's token came with it. */
+export function callerAdmission(mode: 'open' | 'key', gate: Gate, linked?: { linking: BuyerLinking; db: Db }) {
+  return async (ip: string, headers: CredentialHeaders): Promise<UcpCaller> => {
+    const caller = mode === 'open' ? openCaller(ip) : await keyCaller(gate, ip, headers);
+    return linked ? withLinkedBuyer(caller, { ...linked, gate, ip, headers }) : caller;
+  };
 }

@@ -17,6 +17,7 @@ import type { PaymentProcessor } from './processors.ts';
 import { fullName } from './schemas.ts';
 import type { CompleteCheckout } from './schemas.ts';
 import { saveShippedAddress } from './saved-addresses.ts';
+import { actsFor } from './linked-buyer.ts';
 import { findSession, openSession, requireOpen } from './sessions.ts';
 import type { WriteSettings } from './sessions.ts';
 
@@ -156,7 +157,7 @@ async function recordUcpOrder(
   await tx.update(ucpCheckoutSessions).set({ status: 'completed', orderId: order.id, frozen, updatedAt: now }).where(eq(ucpCheckoutSessions.id, session.id));
   await tx.insert(ucpOrders).values({
     orderId: order.id, checkoutId: session.id, document: orderDocument(order.id, session.id, permalink, pricing), webhookUrl: placement.webhookUrl,
-    keyId: placement.caller.keyId, processor: placement.handler.processor, paymentReference: placement.reference, createdAt: now, updatedAt: now,
+    keyId: placement.caller.keyId, buyerId: actsFor(placement.caller, 'dev.ucp.shopping.checkout:manage')?.id ?? null, processor: placement.handler.processor, paymentReference: placement.reference, createdAt: now, updatedAt: now,
   });
   // Only a completed order saves the address it ships to, owned by the caller that placed it.
   if (placement.savedAddresses && pricing.shipping) await saveShippedAddress(tx, placement.caller, session.buyer, pricing.shipping.destination);

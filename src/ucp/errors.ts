@@ -10,7 +10,8 @@ export class UcpError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly options: { severity?: Severity; retryAfter?: number } = {},
+    /** `challenge`: the WWW-Authenticate of a refused buyer's token (identity linking, RFC 6750 §3). */
+    readonly options: { severity?: Severity; retryAfter?: number; challenge?: string } = {},
   ) {
     super(message);
   }

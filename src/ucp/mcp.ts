@@ -112,6 +112,7 @@ export const ucpMcpRoute = async (
       } catch (error) {
         if (!(error instanceof UcpError)) throw error;
         if (error.options.retryAfter !== undefined) reply.header('retry-after', String(error.options.retryAfter));
+        if (error.options.challenge !== undefined) reply.header('www-authenticate', error.options.challenge);
         sendUcpError(reply, error, cors);
         return undefined;
       }

@@ -4,13 +4,18 @@ import { recordOrderEvent } from './order-feed.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { ucpOrders } from '../db/schema.ts';
 import { mayUse } from './caller.ts';
+import { ownsOrder } from './buyer-orders.ts';
 import type { UcpCaller } from './caller.ts';
 import { notFound, UcpError } from './errors.ts';
 
-/** GET /orders/{id}: the UCP order document, for a caller who may read it (key mode: the placing key or orders:read). */
+/**
+ * GET /orders/{id}: the UCP order document, for a caller who may read it (key mode: the placing key or orders:read),
+ * or for a linked buyer's token with dev.ucp.shopping.order:read when the order was placed for that buyer.
+ */
 export async function readOrder(db: Queryable, id: string, caller: UcpCaller): Promise<Record<string, unknown>> {
-  const [row] = await db.select({ document: ucpOrders.document, keyId: ucpOrders.keyId }).from(ucpOrders).where(eq(ucpOrders.orderId, id));
-  if (!row || !mayUse(caller, row.keyId, 'orders:read')) throw notFound('Order');
+  const [row] = await db.select({ document: ucpOrders.document, keyId: ucpOrders.keyId, buyerId: ucpOrders.buyerId })
+    .from(ucpOrders).where(eq(ucpOrders.orderId, id));
+  if (!row || !(mayUse(caller, row.keyId, 'orders:read') || ownsOrder(caller, row.buyerId))) throw notFound('Order');
   return row.document;
 }
 

@@ -1,4 +1,5 @@
 import { UCP_VERSION } from './agent-header.ts';
+import { IDENTITY_LINKING_CAPABILITY } from './identity-linking.ts';
 import { UCP_MCP_PATH } from './mcp.ts';
 import { publishedHandlers } from './payment-handlers.ts';
 import type { PaymentHandlerDeclaration } from './payment-handlers.ts';
@@ -29,7 +30,7 @@ export function businessProfile(baseUrl: string, handlers: readonly PaymentHandl
           mcp: { schema: 'https://ucp.dev/services/shopping/mcp.openrpc.json', endpoint: `${baseUrl}${UCP_MCP_PATH}` },
         },
       },
-      capabilities: DISCOVERY_CAPABILITIES,
+      capabilities: [...DISCOVERY_CAPABILITIES, IDENTITY_LINKING_CAPABILITY],
     },
     payment: { handlers: publishedHandlers(handlers) },
     signing_keys: signingKeys,

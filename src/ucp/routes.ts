@@ -4,6 +4,7 @@ import type { AppDeps } from '../deps.ts';
 import { parseAgent } from './agent-header.ts';
 import { callerAdmission } from './caller.ts';
 import { errorBody, UcpError } from './errors.ts';
+import type { BuyerLinking } from './linked-buyer.ts';
 import { ucpMcpRoute } from './mcp.ts';
 import { asUcpError, ucpOperations } from './operations.ts';
 import type { OperationName, RunOperation } from './operations.ts';
@@ -21,10 +22,12 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * UCP (docs/ucp.md) under BASE_URL: discovery, the REST binding (checkout sessions and orders) and the MCP binding
  * at /ucp/mcp. Every answer, errors included, is UCP's JSON; nothing here answers problem+json.
  */
-export const ucpRoutes = async (app: FastifyInstance, { deps, delivery }: { deps: AppDeps; delivery: WebhookDelivery }) => {
+export const ucpRoutes = async (
+  app: FastifyInstance, { deps, delivery, linking }: { deps: AppDeps; delivery: WebhookDelivery; linking?: BuyerLinking },
+) => {
   const { config, database } = deps;
   const run = ucpOperations(deps, delivery, app.log);
-  const admit = callerAdmission(config.ucp.auth, deps.gate);
+  const admit = callerAdmission(config.ucp.auth, deps.gate, linking ? { linking, db: database.db } : undefined);
 
   app.get('/.well-known/ucp', async (_request, reply) => {
     const keys = await publishedSigningKeys(database.db);
@@ -84,6 +87,7 @@ async function serve(
     const failure = asUcpError(error);
     if (failure.status >= 500) request.log.error({ err: error }, 'ucp: request failed');
     if (failure.options.retryAfter !== undefined) reply.header('retry-after', String(failure.options.retryAfter));
+    if (failure.options.challenge !== undefined) reply.header('www-authenticate', failure.options.challenge);
     return reply.code(failure.status).type(JSON_TYPE).send(JSON.stringify(errorBody(failure)));
   }
 }

@@ -3,6 +3,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client.ts';
 import { customerAddresses, customers } from '../db/schema.ts';
 import type { UcpCaller } from './caller.ts';
+import { actsFor } from './linked-buyer.ts';
 import type { StoredDestination, StoredFulfillment } from './checkout-view.ts';
 import { fullName } from './schemas.ts';
 import type { Buyer, PostalAddress } from './schemas.ts';
@@ -10,16 +11,21 @@ import type { Buyer, PostalAddress } from './schemas.ts';
 /**
  * BUTIK_UCP_SAVED_ADDRESSES: the address an order shipped to is kept when the order is placed, and offered to
  * the same buyer next time, but only through an identity that proved it is that buyer. An e-mail in a request
- * proves nothing (anyone can type it), so today the identity is the platform's API key (BUTIK_UCP_AUTH=key):
- * a key is offered what its own completed orders shipped to, never another key's addresses nor the merchant's
- * imported ones, and an open-mode caller is offered nothing. Sessions that are created or updated save nothing,
- * so nobody can plant an address for a buyer without placing an order.
+ * proves nothing (anyone can type it), so the identity is either a linked buyer's token with
+ * dev.ucp.shopping.checkout:manage (identity linking: the buyer signed in), or else the platform's API key
+ * (BUTIK_UCP_AUTH=key). A linked buyer is offered what their own linked orders shipped to, whichever platform
+ * placed them; a key is offered what its own completed orders shipped to for the e-mail in the session. Neither
+ * is offered another owner's addresses nor the merchant's imported ones: an account's e-mail is not verified
+ * (Butik sends no mail), so it proves no more than an e-mail typed into a request. An open-mode guest is offered
+ * nothing. Sessions that are created or updated save nothing, so nobody can plant an address without an order.
  */
 
-/** Who proved the buyer's identity: an API key today; a buyer signed in through identity linking can join it. */
-export type AddressOwner = { kind: 'key'; id: string };
+/** Who proved the buyer's identity: a linked buyer (identity linking), else a platform's API key. */
+export type AddressOwner = { kind: 'key'; id: string } | { kind: 'buyer'; id: string };
 
 export function addressOwner(caller: UcpCaller): AddressOwner | undefined {
+  const buyer = actsFor(caller, 'dev.ucp.shopping.checkout:manage');
+  if (buyer) return { kind: 'buyer', id: buyer.id };
   return caller.mode === 'key' && caller.keyId !== null ? { kind: 'key', id: caller.keyId } : undefined;
 }
 
@@ -46,7 +52,9 @@ export async function saveShippedAddress(
   db: Queryable, caller: UcpCaller, buyer: Buyer | null | undefined, destination: StoredDestination,
 ): Promise<void> {
   const owner = addressOwner(caller);
-  const customer = customerOf(buyer, destination);
+  // A linked buyer's address is kept under the account's e-mail when the session names none.
+  const account = owner?.kind === 'buyer' && !buyer?.email ? caller.buyer?.email : undefined;
+  const customer = customerOf(account ? { ...buyer, email: account } : buyer, destination);
   const { street_address: street, address_locality: city, postal_code: postalCode, address_country: country } = destination;
   if (!owner || !customer || !street || !city || !postalCode || !country) return;
   const id = await customerId(db, customer);
@@ -57,10 +65,12 @@ export async function saveShippedAddress(
   }).onConflictDoNothing();
 }
 
-async function savedFor(db: Queryable, owner: AddressOwner, email: string): Promise<StoredDestination[]> {
+/** A key's addresses for the buyer the session names; a linked buyer's own addresses, whatever e-mail they went with. */
+async function savedFor(db: Queryable, owner: AddressOwner, email: string | undefined): Promise<StoredDestination[]> {
+  const forEmail = owner.kind === 'key' ? sql`lower(${customers.email}) = lower(${email ?? ''})` : undefined;
   const rows = await db.select({ address: customerAddresses }).from(customerAddresses)
     .innerJoin(customers, eq(customers.id, customerAddresses.customerId))
-    .where(and(eq(customerAddresses.owner, ownerColumn(owner)), sql`lower(${customers.email}) = lower(${email})`))
+    .where(and(eq(customerAddresses.owner, ownerColumn(owner)), forEmail))
     .orderBy(asc(customerAddresses.createdAt), asc(customerAddresses.id));
   return rows.map(({ address }) => ({
     id: address.id,
@@ -79,7 +89,7 @@ export async function offerSavedAddresses(
   const owner = addressOwner(caller);
   const email = buyer?.email?.trim();
   const wanted = fulfillment.methods.some((method) => method.type === 'shipping' && method.destinations.length === 0);
-  if (!owner || !email || !wanted) return fulfillment;
+  if (!owner || (owner.kind === 'key' && !email) || !wanted) return fulfillment;
   const saved = await savedFor(db, owner, email);
   if (saved.length === 0) return fulfillment;
   return {

@@ -1,0 +1,110 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { CALLBACK, register } from '../helpers/oauth.ts';
+import { MISSING, launchChromium, screenshot } from './chromium.ts';
+
+/**
+ * A buyer's side of UCP identity linking in a real browser: the platform sends them to Butik, they create an
+ * account, sign in on the link page, untick one thing and approve; the platform's code buys a token with exactly
+ * what stayed ticked. Each page passes axe at 1440 and 375 px without horizontal scrolling, with screenshots.
+ */
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const WIDTHS = [{ width: 1440, height: 900 }, { width: 375, height: 812 }] as const;
+
+let t: TestApp | undefined;
+let browser: Browser | undefined;
+let base = '';
+
+beforeAll(async () => {
+  if (MISSING) return;
+  t = await createTestApp({ env: { BUTIK_UCP_MODE: 'test' } });
+  base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  t.app.setBaseUrl(base);
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  try {
+    await browser?.close();
+  } finally {
+    await t?.close();
+  }
+});
+
+/** axe-core in the page (evaluated, since the page's policy runs no script of its own): no serious or critical violation. */
+async function expectAccessible(page: Page, name: string): Promise<void> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe;
+    const result = await axe.run();
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
+  });
+  expect(violations, name).toEqual([]);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, name).toBeLessThanOrEqual(0);
+}
+
+describe.skipIf(MISSING)('UCP identity linking in a browser', () => {
+  for (const viewport of WIDTHS) {
+    it(`signs up, signs in and consents on accessible pages at ${viewport.width} px; the token holds what stayed ticked`, async () => {
+      if (!browser) throw new Error('no browser');
+      const registered = await register(base, { client_name: 'Shopping Agent' });
+      const clientId = ((await registered.json()) as { client_id: string }).client_id;
+      const verifier = randomBytes(32).toString('base64url');
+      const query = new URLSearchParams({
+        response_type: 'code', client_id: clientId, redirect_uri: CALLBACK,
+        scope: 'dev.ucp.shopping.checkout:manage dev.ucp.shopping.order:read',
+        code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', state: 'browser',
+      });
+      const page = await (await browser.newContext({ viewport })).newPage();
+      const errors: string[] = [];
+      page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+      let callback: URL | undefined;
+      await page.route(`${CALLBACK}**`, async (route) => {
+        callback = new URL(route.request().url());
+        await route.fulfill({ status: 200, contentType: 'text/plain', body: 'linked' });
+      });
+      const email = `buyer${viewport.width}@example.com`;
+      try {
+        await page.goto(`${base}/oauth/authorize?${query}`);
+        expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Forbind din konto med Shopping Agent?');
+        await expectAccessible(page, `link page at ${viewport.width}`);
+        await screenshot(page, `ucp-link-${viewport.width}`);
+
+        await page.getByRole('link', { name: 'Opret en konto' }).click();
+        expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Opret en konto');
+        await expectAccessible(page, `sign-up page at ${viewport.width}`);
+        await screenshot(page, `ucp-sign-up-${viewport.width}`);
+        await page.getByLabel('E-mail').fill(email);
+        await page.getByLabel(/Adgangskode/).fill('a long enough password');
+        await page.getByRole('button', { name: 'Opret konto' }).click();
+
+        await expect.poll(() => page.getByRole('status').textContent()).toContain('Din konto er oprettet');
+        await page.getByLabel('Se dine ordrer og deres status.').uncheck();
+        await page.getByLabel('E-mail').fill(email);
+        await page.getByLabel('Adgangskode').fill('a long enough password');
+        await screenshot(page, `ucp-link-filled-${viewport.width}`);
+        await page.getByRole('button', { name: 'Log ind og forbind' }).click();
+        await page.waitForURL(`${CALLBACK}**`, { timeout: 10_000 });
+        expect(errors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+
+      expect(callback?.searchParams.get('iss')).toBe(base);
+      const exchanged = await fetch(`${base}/oauth/token`, {
+        method: 'POST',
+        body: new URLSearchParams({
+          grant_type: 'authorization_code', code: callback?.searchParams.get('code') ?? '', code_verifier: verifier, client_id: clientId, redirect_uri: CALLBACK,
+        }),
+      });
+      expect(exchanged.status).toBe(200);
+      expect(((await exchanged.json()) as { scope: string }).scope).toBe('dev.ucp.shopping.checkout:manage');
+    }, 60_000);
+  }
+});
