@@ -51,6 +51,8 @@ details summary{cursor:pointer;color:#0a4b78;font-weight:600}
 .scopes{border:1px solid #c3c4c7;padding:8px;display:grid;grid-template-columns:repeat(auto-fit,minmax(180px,1fr));gap:4px}
 .scopes label{font-weight:400;display:flex;gap:6px;align-items:center}
 .signin{max-width:420px;margin:10vh auto}
+.hint{margin:-8px 0 12px;color:#50575e}
+.field .hint{margin:4px 0 0}
 @media (max-width:700px){
   table.stack thead{position:absolute;left:-9999px}
   table.stack tr{display:block;border-bottom:2px solid #c3c4c7}
