@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../helpers/app.ts';
+import { MASTER_KEY, createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { addPerson, page, postMultipart, signIn } from './helpers.ts';
 
@@ -82,6 +82,18 @@ describe('the import page', () => {
     expect(byManager.body).toContain('Your role does not allow this.');
     const anonymous = await t.app.inject({ method: 'POST', url: '/admin/import', headers: { 'content-type': 'multipart/form-data; boundary=x' }, payload: '--x--' });
     expect(anonymous.statusCode).toBe(303);
+  });
+
+  it('is the owner command the commands route serves to the master key, audited as the master key', async () => {
+    const files = [{ name: 'products.csv', text: 'id,title,price\nroute_one,Route Product,4200\n' }];
+    const response = await t.app.inject({
+      method: 'POST', url: '/api/v1/commands/import', headers: { authorization: `Bearer ${MASTER_KEY}`, 'content-type': 'application/json' },
+      payload: { files, dryRun: false },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().result).toMatchObject({ dryRun: false, problems: [], counts: { 'products.csv': { created: 1 } } });
+    const [entry] = (await t.call('audit.list', { tool: 'import', targetSlug: 'route-one', limit: 1 }, { key: reader })).body.result;
+    expect(entry).toMatchObject({ channel: 'cli', actor: { kind: 'master' } });
   });
 
   it('refuses a file over the size cap with a page that says what to do', async () => {
