@@ -90,7 +90,7 @@ export async function verifyDetached(signature: string, body: string, keys: Arra
  * base is one `"name": value` line per covered component and the `"@signature-params"` line last; ES256 is r‖s.
  */
 export function verifyMessageSignature(
-  message: { method: string; authority: string; path: string; headers: Record<string, string | string[] | undefined>; body: string },
+  message: { method: string; authority: string; path: string; query?: string; headers: Record<string, string | string[] | undefined>; body: string },
   keys: Array<Record<string, string>>,
 ): { components: string[]; keyid: string } | { error: string } {
   const header = (name: string) => {
@@ -105,7 +105,7 @@ export function verifyMessageSignature(
   const digest = `sha-256=:${createHash('sha256').update(message.body).digest('base64')}:`;
   if (header('content-digest') !== digest) return { error: 'content-digest' };
   const lines = components.map((name) => {
-    const value = name === '@method' ? message.method : name === '@authority' ? message.authority : name === '@path' ? message.path : header(name);
+    const value = name === '@method' ? message.method : name === '@authority' ? message.authority : name === '@path' ? message.path : name === '@query' ? message.query : header(name);
     return `"${name}": ${value}`;
   });
   lines.push(`"@signature-params": ${serializeInnerList(input as Parameters<typeof serializeInnerList>[0])}`);
