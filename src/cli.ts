@@ -28,7 +28,7 @@ const USAGE = `Usage: butik <command>
   oauth revoke CLIENT_ID                  disconnect an application: its client, grants and tokens are deleted
   oauth revoke --grant GRANT_ID           end one grant and every token issued under it
 ${STAFF_USAGE}
-  signing-keys rotate                     UCP: sign webhooks with a new key; the old ones stay published
+  signing-keys rotate                     UCP: publish a new key, signing from five minutes on; the old ones stay published
   signing-keys retire KID                 UCP: stop publishing a key once no signature made with it matters
 
 Configuration comes from the environment (README, "Configuration"). While a server holds the embedded
@@ -155,7 +155,7 @@ async function keys(args: string[]): Promise<void> {
   }
 }
 
-/** The UCP webhook signing keys (docs/ucp.md#orders-and-events): rotation adds a key, retiring one takes it out of /.well-known/ucp. */
+/** The UCP signing keys (docs/ucp.md#signing-keys): rotation adds a key, retiring one takes it out of /.well-known/ucp. */
 async function signingKeys(args: string[]): Promise<void> {
   const [action, kid] = args;
   if (action !== 'rotate' && action !== 'retire') throw new UsageError(USAGE);
