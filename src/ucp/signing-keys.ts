@@ -89,9 +89,28 @@ export async function rotateSigningKey(db: Queryable): Promise<string> {
   return key.kid;
 }
 
-/** Stops publishing a key (and signing with it); false when no published key has that id. */
-export async function retireSigningKey(db: Queryable, kid: string, now: Date): Promise<boolean> {
+/** How long a key stays published after its successor took over, so signatures made with it can still be checked. */
+export const RETIRE_GRACE_MS = 7 * 24 * 60 * 60_000;
+
+export type Retirement = { retired: true } | { retired: false; reason: string };
+
+/**
+ * Stops publishing a key (and signing with it). Unless it is `compromised`, a key is retired only once a newer
+ * key has signed in its place for RETIRE_GRACE_MS, as UCP's rotation asks; a compromised key goes at once.
+ */
+export async function retireSigningKey(db: Queryable, kid: string, now: Date, options: { compromised?: boolean } = {}): Promise<Retirement> {
+  const keys = await liveKeys(db);
+  const key = keys.find((candidate) => candidate.kid === kid);
+  if (!key) return { retired: false, reason: `no published signing key "${kid}"` };
+  if (!options.compromised) {
+    const successor = keys.filter((candidate) => candidate.createdAt > key.createdAt).at(-1);
+    if (!successor) return { retired: false, reason: `${kid} is the newest key: rotate first, or give --compromised to remove it at once` };
+    const allowedFrom = new Date(successor.createdAt.getTime() + PUBLISH_LEAD_MS + RETIRE_GRACE_MS);
+    if (now < allowedFrom) {
+      return { retired: false, reason: `${kid} stays published until ${allowedFrom.toISOString()}, seven days after ${successor.kid} took over; give --compromised to remove it at once` };
+    }
+  }
   const retired = await db.update(ucpSigningKeys).set({ retiredAt: now })
     .where(and(eq(ucpSigningKeys.kid, kid), isNull(ucpSigningKeys.retiredAt))).returning({ kid: ucpSigningKeys.kid });
-  return retired.length > 0;
+  return retired.length > 0 ? { retired: true } : { retired: false, reason: `no published signing key "${kid}"` };
 }

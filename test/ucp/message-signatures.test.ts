@@ -3,7 +3,9 @@ import type { Database } from '../../src/db/client.ts';
 import type { Log } from '../../src/log.ts';
 import { contentDigest, digestMatches, signRequest, signResponse } from '../../src/ucp/message-signatures.ts';
 import { platformProfiles } from '../../src/ucp/platform-profile.ts';
-import { currentSigningKey, publishedSigningKeys, PUBLISH_LEAD_MS, rotateSigningKey, signingKeySource } from '../../src/ucp/signing-keys.ts';
+import {
+  currentSigningKey, publishedSigningKeys, PUBLISH_LEAD_MS, RETIRE_GRACE_MS, retireSigningKey, rotateSigningKey, signingKeySource,
+} from '../../src/ucp/signing-keys.ts';
 import { requestVerifier } from '../../src/ucp/verify-request.ts';
 import { openTestDatabase } from '../helpers/app.ts';
 import { verifyMessageSignature } from './platform.ts';
@@ -79,5 +81,12 @@ describe("the shop's signing keys", () => {
     const held = await source();
     expect(held.kid).toBe(first?.kid);
     expect(await source()).toBe(held);
+
+    expect(await retireSigningKey(database.db, rotated, new Date(now))).toMatchObject({ reason: expect.stringMatching(/is the newest key: rotate first/) });
+    // The first key may be retired seven days after the rotated one took over, not before.
+    const tookOver = now + PUBLISH_LEAD_MS;
+    expect(await retireSigningKey(database.db, first?.kid ?? '', new Date(tookOver + RETIRE_GRACE_MS - 60_000))).toMatchObject({ retired: false });
+    expect(await retireSigningKey(database.db, first?.kid ?? '', new Date(tookOver + RETIRE_GRACE_MS + 60_000))).toEqual({ retired: true });
+    expect((await publishedSigningKeys(database.db)).map((key) => key.kid)).toEqual([rotated]);
   });
 });
