@@ -28,8 +28,9 @@ const USAGE = `Usage: butik <command>
   oauth revoke CLIENT_ID                  disconnect an application: its client, grants and tokens are deleted
   oauth revoke --grant GRANT_ID           end one grant and every token issued under it
 ${STAFF_USAGE}
-  signing-keys rotate                     UCP: sign webhooks with a new key; the old ones stay published
-  signing-keys retire KID                 UCP: stop publishing a key once no signature made with it matters
+  signing-keys rotate                     UCP: publish a new key, signing from five minutes on; the old ones stay published
+  signing-keys retire KID [--compromised] UCP: stop publishing a key seven days after its successor took over
+                                          (--compromised: at once)
 
 Configuration comes from the environment (README, "Configuration"). While a server holds the embedded
 database, "oauth" commands run through that server (with the master key from the data directory).`;
@@ -155,10 +156,11 @@ async function keys(args: string[]): Promise<void> {
   }
 }
 
-/** The UCP webhook signing keys (docs/ucp.md#orders-and-events): rotation adds a key, retiring one takes it out of /.well-known/ucp. */
+/** The UCP signing keys (docs/ucp.md#signing-keys): rotation adds a key, retiring one takes it out of /.well-known/ucp. */
 async function signingKeys(args: string[]): Promise<void> {
-  const [action, kid] = args;
+  const [action, kid, flag] = args;
   if (action !== 'rotate' && action !== 'retire') throw new UsageError(USAGE);
+  if (flag !== undefined && flag !== '--compromised') throw new UsageError(USAGE);
   if (action === 'retire' && !kid) throw new UsageError('Give the key id: butik signing-keys retire KID');
   const database = await openConfiguredDatabase(loadConfig());
   try {
@@ -166,8 +168,9 @@ async function signingKeys(args: string[]): Promise<void> {
       console.log(JSON.stringify({ kid: await rotateSigningKey(database.db) }));
       return;
     }
-    if (!(await retireSigningKey(database.db, kid ?? '', new Date()))) {
-      console.error(`no published signing key "${kid ?? ''}"`);
+    const retirement = await retireSigningKey(database.db, kid ?? '', new Date(), { compromised: flag === '--compromised' });
+    if (!retirement.retired) {
+      console.error(retirement.reason);
       process.exitCode = 1;
       return;
     }

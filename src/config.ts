@@ -58,6 +58,7 @@ const Env = z.object({
   BUTIK_UCP_SAVED_ADDRESSES: Bool.default(false),
   BUTIK_UCP_AUTH: z.enum(['open', 'key']).default('open'),
   BUTIK_UCP_SIMULATION_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  BUTIK_UCP_SIGNATURES: z.enum(['required', 'optional']).optional(),
   BUTIK_ADMIN_IDLE_MINUTES: WholeNumber.pipe(z.int().min(1).max(7 * 24 * 60)).default(8 * 60),
   BUTIK_TIME_ZONE: z.string().refine((zone) => Intl.supportedValuesOf('timeZone').includes(zone) || zone === 'UTC', 'an IANA time zone, e.g. Europe/Copenhagen').default('Europe/Copenhagen'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -102,6 +103,8 @@ export type Config = {
     savedAddresses: boolean;
     /** open: guest checkout, the session or order id is the capability; key: an API key with scope ucp:checkout. */
     auth: 'open' | 'key';
+    /** required: every platform request carries an RFC 9421 signature (always in live mode); optional: checked when sent. */
+    signatures: 'required' | 'optional';
   };
   /** The /admin console: a session ends after this long without a request; dates are shown in timeZone. */
   admin: { idleMinutes: number; timeZone: string };
@@ -121,6 +124,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   if (e.BUTIK_UCP_SIMULATION_SECRET !== undefined && e.BUTIK_UCP_MODE !== 'test') {
     throw new ConfigError('Invalid configuration:\n  BUTIK_UCP_SIMULATION_SECRET: only test mode (BUTIK_UCP_MODE=test) simulates shipping');
+  }
+  if (e.BUTIK_UCP_SIGNATURES === 'optional' && e.BUTIK_UCP_MODE === 'live') {
+    throw new ConfigError('Invalid configuration:\n  BUTIK_UCP_SIGNATURES: live mode requires signed platform requests; optional is for test mode');
   }
   return {
     host: e.HOST,
@@ -146,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       simulationSecret: e.BUTIK_UCP_SIMULATION_SECRET,
       savedAddresses: e.BUTIK_UCP_SAVED_ADDRESSES,
       auth: e.BUTIK_UCP_AUTH,
+      signatures: e.BUTIK_UCP_SIGNATURES ?? (e.BUTIK_UCP_MODE === 'live' ? 'required' : 'optional'),
     },
     admin: { idleMinutes: e.BUTIK_ADMIN_IDLE_MINUTES, timeZone: e.BUTIK_TIME_ZONE },
     logLevel: e.LOG_LEVEL,

@@ -26,7 +26,7 @@ async function authenticates(key: string): Promise<boolean> {
   }
 }
 
-describe('butik signing-keys (UCP webhook keys)', () => {
+describe('butik signing-keys (UCP signing keys)', () => {
   it('rotates to a new key that is published first, keeps the old one published, and retires one on request', async () => {
     const first = await butik('signing-keys', 'rotate');
     expect(first.code, first.stderr).toBe(0);
@@ -42,14 +42,18 @@ describe('butik signing-keys (UCP webhook keys)', () => {
       }
     };
     expect(await published()).toEqual([current, old]);
-    const retired = await butik('signing-keys', 'retire', old);
+    // The old key stays published for the grace period after its successor took over, unless compromised.
+    const early = await butik('signing-keys', 'retire', old);
+    expect(early.code).toBe(1);
+    expect(early.stderr).toMatch(new RegExp(`${old} stays published until .*seven days after ${current} took over`));
+    const retired = await butik('signing-keys', 'retire', old, '--compromised');
     expect(retired.code, retired.stderr).toBe(0);
     expect(await published()).toEqual([current]);
     const again = await butik('signing-keys', 'retire', old);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/no published signing key/);
     expect((await butik('signing-keys', 'retire')).code).toBe(2);
-  });
+  }, 60_000); // six butik processes, one after the other
 });
 
 describe('butik keys (offline)', () => {

@@ -105,11 +105,18 @@ describe('UCP configuration', () => {
   };
 
   it('is off by default and advertises the mock handler in test mode', () => {
-    expect(loadConfig({}).ucp).toEqual({ mode: 'off', paymentHandlers: [], simulationSecret: undefined, savedAddresses: false, auth: 'open' });
+    expect(loadConfig({}).ucp).toEqual({ mode: 'off', paymentHandlers: [], simulationSecret: undefined, savedAddresses: false, auth: 'open', signatures: 'optional' });
     expect(loadConfig({ BUTIK_UCP_AUTH: 'key' }).ucp.auth).toBe('key');
     expect(loadConfig({ BUTIK_UCP_SAVED_ADDRESSES: 'true' }).ucp.savedAddresses).toBe(true);
     expect(loadConfig({ BUTIK_UCP_MODE: 'test' }).ucp.paymentHandlers).toEqual([expect.objectContaining({ id: 'mock_payment_handler', processor: 'mock' })]);
     expect(loadConfig({ BUTIK_RATE_LIMITS: 'ucp:20' }).rateLimits.ucp).toBe(20);
+  });
+
+  it('checks platform request signatures when sent in test mode, and requires them when asked to or live', () => {
+    expect(loadConfig({ BUTIK_UCP_MODE: 'test' }).ucp.signatures).toBe('optional');
+    expect(loadConfig({ BUTIK_UCP_MODE: 'test', BUTIK_UCP_SIGNATURES: 'required' }).ucp.signatures).toBe('required');
+    expect(configError({ BUTIK_UCP_MODE: 'live', BUTIK_UCP_SIGNATURES: 'optional' }).message).toMatch(/BUTIK_UCP_SIGNATURES: live mode requires signed platform requests/);
+    expect(configError({ BUTIK_UCP_MODE: 'test', BUTIK_UCP_SIGNATURES: 'sometimes' }).message).toMatch(/BUTIK_UCP_SIGNATURES/);
   });
 
   it('takes a simulation secret in test mode only', () => {

@@ -10,6 +10,7 @@ import type { callerAdmission, UcpCaller } from './caller.ts';
 import { errorBody, UcpError } from './errors.ts';
 import { rpcError, UCP_TOOL_LISTING, UCP_TOOL_NAMES } from './mcp-tools.ts';
 import type { OperationName, RunOperation } from './operations.ts';
+import type { VerifyRequest } from './verify-request.ts';
 
 export const UCP_MCP_PATH = '/ucp/mcp';
 
@@ -88,7 +89,7 @@ function sendUcpError(reply: FastifyReply, error: UcpError, headers: Record<stri
  */
 export const ucpMcpRoute = async (
   app: FastifyInstance,
-  { deps, run, admit }: { deps: AppDeps; run: RunOperation; admit: ReturnType<typeof callerAdmission> },
+  { deps, run, admit, verify }: { deps: AppDeps; run: RunOperation; admit: ReturnType<typeof callerAdmission>; verify: VerifyRequest },
 ) => {
   mountMcp<CallContext>(app, {
     path: UCP_MCP_PATH,
@@ -107,6 +108,7 @@ export const ucpMcpRoute = async (
         return undefined;
       }
       try {
+        await verify(request);
         const caller = await admit(request.ip, request.headers);
         return { context: { requestId: request.id, log: request.log, caller }, headers: cors, clientId: 'ucp-platform', scopes: [] };
       } catch (error) {

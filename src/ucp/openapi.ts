@@ -39,7 +39,10 @@ const ERROR: Json = {
 const HEADERS: Json[] = [
   { name: 'UCP-Agent', in: 'header', required: true, description: 'RFC 8941 dictionary naming the platform: profile="https://platform.example/profile"; a version newer than 2026-01-11 is refused.', schema: { type: 'string' } },
   { name: 'Request-Id', in: 'header', required: false, description: 'For tracing; accepted, not interpreted.', schema: { type: 'string' } },
-  { name: 'Request-Signature', in: 'header', required: false, description: 'Accepted; this protocol version defines no format to verify.', schema: { type: 'string' } },
+  { name: 'Request-Signature', in: 'header', required: false, description: 'Accepted; 2026-01-11 defines no format to verify on requests.', schema: { type: 'string' } },
+  { name: 'Signature-Input', in: 'header', required: false, description: 'RFC 9421: the signed components and the keyid of a key in the platform profile\'s signing_keys. Required in live mode; checked whenever sent.', schema: { type: 'string' } },
+  { name: 'Signature', in: 'header', required: false, description: 'RFC 9421: the ECDSA signature (r‖s) named in Signature-Input.', schema: { type: 'string' } },
+  { name: 'Content-Digest', in: 'header', required: false, description: 'RFC 9530: sha-256 of the exact body bytes; a signed request with a body carries it.', schema: { type: 'string' } },
 ];
 const IDEMPOTENCY: Json = {
   name: 'Idempotency-Key', in: 'header', required: false,

@@ -11,8 +11,7 @@ import type { UcpCaller } from './caller.ts';
 import { completeSession } from './complete.ts';
 import { errorBody, notFound, UcpError } from './errors.ts';
 import { readOrder, updateOrder, UpdateOrder } from './orders.ts';
-import { platformProfiles } from './platform-profile.ts';
-import type { PlatformProfile } from './platform-profile.ts';
+import type { PlatformProfile, ProfileReader } from './platform-profile.ts';
 import { CompleteCheckout, CreateCheckout, UpdateCheckout } from './schemas.ts';
 import { simulateShipping } from './simulation.ts';
 import { cancelSession, createSession, readSession, updateSession } from './sessions.ts';
@@ -60,10 +59,9 @@ export function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T
  * the call run once per Idempotency-Key and platform (checked before the body is validated, so a replay answers
  * what the first call did), and every failure answered as UCP's error structure.
  */
-export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, log: Log) {
+export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles: ProfileReader) {
   const { config } = deps;
   const db = deps.database.db;
-  const profiles = platformProfiles(config.ucp.mode === 'live' ? 'live' : 'test', log);
   const settingsFor = (caller: UcpCaller): WriteSettings => ({
     handlers: config.ucp.paymentHandlers, caller, baseUrl: deps.baseUrl, now: deps.runtime.clock(), savedAddresses: config.ucp.savedAddresses,
   });

@@ -3,10 +3,16 @@ import type { Log } from '../log.ts';
 import { sendOutbound } from './outbound.ts';
 import type { OutboundPolicy } from './outbound.ts';
 
-/** What a platform's profile tells the shop: the capabilities it speaks and where it takes order events. */
-export type PlatformProfile = { capabilities: string[] | null; webhookUrl: string | null };
+/** A public key as a profile's signing_keys lists it (RFC 7517); `kid` names it in a signature's keyid. */
+export type ProfileKey = Record<string, unknown> & { kid: string; kty: string };
 
-const UNKNOWN: PlatformProfile = { capabilities: null, webhookUrl: null };
+/**
+ * What a platform's profile tells the shop: the capabilities it speaks, where it takes order events, and the keys
+ * its requests are signed with. `signingKeys` is null when the profile could not be read.
+ */
+export type PlatformProfile = { capabilities: string[] | null; webhookUrl: string | null; signingKeys: ProfileKey[] | null };
+
+const UNKNOWN: PlatformProfile = { capabilities: null, webhookUrl: null, signingKeys: null };
 
 const ProfileDocument = z.object({
   ucp: z.object({
@@ -15,39 +21,68 @@ const ProfileDocument = z.object({
       config: z.object({ webhook_url: z.url().optional() }).loose().optional(),
     }).loose()).optional(),
   }).loose(),
+  signing_keys: z.array(z.unknown()).optional(),
 }).loose();
+
+const Key = z.object({ kid: z.string().min(1), kty: z.string() }).loose();
 
 const CACHE_MS = 5 * 60_000;
 /** A profile that could not be read is asked for again sooner, so a platform's short outage costs little. */
 const FAILURE_CACHE_MS = 30_000;
+/** A forced refetch (a signature naming a key the cached profile lacks) happens at most this often per origin. */
+const REFRESH_FLOOR_MS = 60_000;
 const MAX_ENTRIES = 1000;
+
+/** A bounded map: the oldest entry goes when a new one would pass MAX_ENTRIES. */
+function remember<V>(map: Map<string, V>, key: string, value: V): V {
+  map.delete(key);
+  if (map.size >= MAX_ENTRIES) map.delete(map.keys().next().value ?? '');
+  map.set(key, value);
+  return value;
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
 
 /**
  * Reads platform profiles named in UCP-Agent, each kept five minutes. A failure (unreachable, too slow,
- * too large, not a profile) is logged and answered as "nothing known": it never fails the platform's request.
+ * too large, not a profile) is logged and answered as "nothing known": it never fails the platform's request
+ * by itself; a signed request needs the keys, and its check refuses it. `refresh` reads the profile again
+ * (a key rotated since it was cached), at most once a minute per origin, as docs/ucp.md#request-signatures says.
  */
 export function platformProfiles(policy: OutboundPolicy, log: Log, clock: () => number = Date.now) {
   const cache = new Map<string, { until: number; profile: PlatformProfile }>();
-  const remember = (url: string, profile: PlatformProfile, ms: number) => {
-    cache.delete(url);
-    if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value ?? '');
-    cache.set(url, { until: clock() + ms, profile });
-    return profile;
-  };
-  return async function profileOf(url: string): Promise<PlatformProfile> {
+  const refreshed = new Map<string, number>();
+  const keep = (url: string, profile: PlatformProfile, ms: number) => remember(cache, url, { until: clock() + ms, profile }).profile;
+
+  return async function profileOf(url: string, options: { refresh?: boolean } = {}): Promise<PlatformProfile> {
     if (url === '') return UNKNOWN;
     const cached = cache.get(url);
-    if (cached && cached.until > clock()) return cached.profile;
+    const origin = originOf(url);
+    const mayRefresh = options.refresh === true && clock() - (refreshed.get(origin) ?? -Infinity) >= REFRESH_FLOOR_MS;
+    if (cached && cached.until > clock() && !mayRefresh) return cached.profile;
+    if (mayRefresh) remember(refreshed, origin, clock());
     try {
       const answer = await sendOutbound({ method: 'GET', url, headers: { accept: 'application/json' }, timeoutMs: 3_000, maxBytes: 64 * 1024 }, policy);
       if (answer.status !== 200) throw new Error(`status ${answer.status}`);
       const document = ProfileDocument.parse(JSON.parse(answer.text));
       const capabilities = document.ucp.capabilities ?? [];
       const webhookUrl = capabilities.find((capability) => capability.config?.webhook_url)?.config?.webhook_url ?? null;
-      return remember(url, { capabilities: capabilities.map((capability) => capability.name), webhookUrl }, CACHE_MS);
+      const signingKeys = (document.signing_keys ?? []).flatMap((entry) => {
+        const key = Key.safeParse(entry);
+        return key.success ? [key.data] : [];
+      });
+      return keep(url, { capabilities: capabilities.map((capability) => capability.name), webhookUrl, signingKeys }, CACHE_MS);
     } catch (error) {
       log.warn({ profile: url, reason: error instanceof Error ? error.message : String(error) }, 'ucp: platform profile unreadable');
-      return remember(url, UNKNOWN, FAILURE_CACHE_MS);
+      // A failed refresh leaves the profile still in date as it was: the keys it lists go on verifying.
+      if (cached && cached.until > clock()) return cached.profile;
+      return keep(url, UNKNOWN, FAILURE_CACHE_MS);
     }
   };
 }

@@ -8,9 +8,13 @@ import type { BuyerLinking } from './linked-buyer.ts';
 import { ucpMcpRoute } from './mcp.ts';
 import { asUcpError, ucpOperations } from './operations.ts';
 import type { OperationName, RunOperation } from './operations.ts';
+import { platformProfiles } from './platform-profile.ts';
 import { businessProfile } from './profile.ts';
+import { signAnswers } from './sign-responses.ts';
 import { secretMatches } from './simulation.ts';
-import { publishedSigningKeys } from './signing-keys.ts';
+import { publishedSigningKeys, signingKeySource } from './signing-keys.ts';
+import { requestVerifier } from './verify-request.ts';
+import type { VerifyRequest } from './verify-request.ts';
 import type { WebhookDelivery } from './webhooks.ts';
 
 type IdRequest = FastifyRequest<{ Params: { id?: string } }>;
@@ -26,8 +30,12 @@ export const ucpRoutes = async (
   app: FastifyInstance, { deps, delivery, linking }: { deps: AppDeps; delivery: WebhookDelivery; linking?: BuyerLinking },
 ) => {
   const { config, database } = deps;
-  const run = ucpOperations(deps, delivery, app.log);
+  const clock = deps.runtime.clock;
+  const profiles = platformProfiles(config.ucp.mode === 'live' ? 'live' : 'test', app.log);
+  const run = ucpOperations(deps, delivery, profiles);
   const admit = callerAdmission(config.ucp.auth, deps.gate, linking ? { linking, db: database.db } : undefined);
+  const verify = requestVerifier({ policy: config.ucp.signatures, httpsOnly: config.ucp.mode === 'live', baseUrl: () => deps.baseUrl, profiles, clock });
+  signAnswers(app, signingKeySource(database.db, clock), clock, app.log);
 
   app.get('/.well-known/ucp', async (_request, reply) => {
     const keys = await publishedSigningKeys(database.db);
@@ -36,7 +44,7 @@ export const ucpRoutes = async (
   });
 
   const route = (operation: OperationName, body: BodyKind, guard?: (request: IdRequest) => void) =>
-    (request: IdRequest, reply: FastifyReply) => serve(deps, run, request, reply, { operation, body, guard, admit });
+    (request: IdRequest, reply: FastifyReply) => serve(deps, run, request, reply, { operation, body, guard, admit, verify });
 
   app.post('/checkout-sessions', route('create_checkout', 'json'));
   app.get('/checkout-sessions/:id', route('get_checkout', 'none'));
@@ -51,15 +59,18 @@ export const ucpRoutes = async (
       if (!secretMatches(request.headers['simulation-secret'], secret)) throw new UcpError(403, 'FORBIDDEN', 'Invalid Simulation Secret');
     }));
   }
-  await app.register(ucpMcpRoute, { deps, run, admit });
+  await app.register(ucpMcpRoute, { deps, run, admit, verify });
 };
 
 type Admission = ReturnType<typeof callerAdmission>;
 
-/** One REST call: the `ucp` rate limit per IP, UCP-Agent, the caller (key mode: its key), the body, then the operation. */
+/**
+ * One REST call: the `ucp` rate limit per IP, UCP-Agent, the request signature, the caller (key mode: its key),
+ * the body, then the operation.
+ */
 async function serve(
   deps: AppDeps, run: RunOperation, request: IdRequest, reply: FastifyReply,
-  served: { operation: OperationName; body: BodyKind; guard?: (request: IdRequest) => void; admit: Admission },
+  served: { operation: OperationName; body: BodyKind; guard?: (request: IdRequest) => void; admit: Admission; verify: VerifyRequest },
 ): Promise<FastifyReply> {
   reply.header('cache-control', 'no-store');
   try {
@@ -68,6 +79,7 @@ async function serve(
       throw new UcpError(429, 'RATE_LIMITED', `Too many requests; retry in ${limit.resetSeconds} seconds.`, { retryAfter: limit.resetSeconds });
     }
     const agent = parseAgent(request.headers['ucp-agent']);
+    await served.verify(request);
     const caller = await served.admit(request.ip, request.headers);
     served.guard?.(request);
     const header = request.headers['idempotency-key'];

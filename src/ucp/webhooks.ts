@@ -7,7 +7,8 @@ import { sendOutbound } from './outbound.ts';
 import type { OutboundPolicy } from './outbound.ts';
 import { retryQueue } from './queue-worker.ts';
 import type { QueueWorker } from './queue-worker.ts';
-import { currentSigningKey, signDetached } from './signing-keys.ts';
+import { signRequest } from './message-signatures.ts';
+import { signDetached, signingKeySource } from './signing-keys.ts';
 
 export type DeliveryOptions = {
   db: Db;
@@ -21,28 +22,34 @@ export type DeliveryOptions = {
 };
 
 /**
- * Sends the outbox's due events to the platforms' webhooks, signed (Request-Signature, detached ES256 JWS) and
- * naming the shop (UCP-Agent). Every instance runs one; SKIP LOCKED hands each due event to one of them. A failed
+ * Sends the outbox's due events to the platforms' webhooks, naming the shop (UCP-Agent) and signed twice with one
+ * key: an RFC 9421 message signature (Signature-Input, Signature, Content-Digest), which UCP 2026-04-08 asks for,
+ * and the detached ES256 JWS in Request-Signature that 2026-01-11 asks for, so a platform of either version can
+ * check it (docs/ucp.md#what-butik-signs). Every instance runs one; SKIP LOCKED hands each due event to one of them. A failed
  * attempt is retried with backoff from `firstRetryMs` up to an hour, until the event's giveUpAt; then it is `failed`.
  */
 export function webhookDelivery(options: DeliveryOptions): QueueWorker {
   const { db, log } = options;
+  const signingKey = signingKeySource(db, options.clock);
   return retryQueue({
     ...options,
     name: 'webhook delivery',
     table: ucpWebhookOutbox,
     async attempt(event) {
-      const signature = signDetached(event.body, await currentSigningKey(db));
+      const signer = await signingKey();
+      const headers = {
+        'content-type': 'application/json',
+        'ucp-agent': `profile="${options.baseUrl()}/.well-known/ucp"`,
+        'idempotency-key': event.id,
+        // Standard Webhooks' names for the event's id and when it happened (Unix seconds).
+        'webhook-id': event.id,
+        'webhook-timestamp': String(Math.floor(event.createdAt.getTime() / 1000)),
+      };
+      const signed = await signRequest({ method: 'POST', url: event.url, headers, body: event.body }, signer, options.clock());
       const answer = await sendOutbound({
         method: 'POST',
         url: event.url,
-        headers: {
-          'content-type': 'application/json',
-          'ucp-agent': `profile="${options.baseUrl()}/.well-known/ucp"`,
-          'request-signature': signature,
-          'request-id': randomUUID(),
-          'idempotency-key': event.id,
-        },
+        headers: { ...headers, ...signed, 'request-signature': signDetached(event.body, signer), 'request-id': randomUUID() },
         body: event.body,
         timeoutMs: 10_000,
         maxBytes: 64 * 1024,

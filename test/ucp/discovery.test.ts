@@ -50,7 +50,7 @@ describe('the OpenAPI document and /docs', () => {
     expect(ucpPaths).toEqual(['/checkout-sessions', '/checkout-sessions/{id}', '/checkout-sessions/{id}/complete', '/checkout-sessions/{id}/cancel', '/orders/{id}']);
     const create = doc.paths['/checkout-sessions'].post;
     expect(create).toMatchObject({ operationId: 'ucp_create_checkout', tags: ['ucp'], responses: { 201: {}, 400: {}, 422: {}, 429: {} } });
-    expect(create.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(['UCP-Agent', 'Request-Id', 'Request-Signature', 'Idempotency-Key']);
+    expect(create.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(['UCP-Agent', 'Request-Id', 'Request-Signature', 'Signature-Input', 'Signature', 'Content-Digest', 'Idempotency-Key']);
     expect(create.requestBody.content['application/json'].schema.required).toEqual(['line_items', 'currency']);
     expect(doc.components.schemas.UcpError.required).toEqual(['status', 'messages', 'code', 'detail']);
     expect(doc.tags.map((tag: { name: string }) => tag.name)).toContain('ucp');

@@ -49,6 +49,13 @@ describe('UCP order webhooks', () => {
     const { orderId, checkoutId } = await placeOrder();
     const placed = await until('order_placed', () => platform.received.find((event) => event.body.event_type === 'order_placed' && event.body.id === orderId));
     expect(placed.verified).toBe(true);
+    expect(placed.messageSignature).toEqual({
+      components: ['@method', '@authority', '@path', 'ucp-agent', 'idempotency-key', 'content-digest', 'content-type'],
+      keyid: (await shopKeys())[0].kid,
+    });
+    expect(placed.headers['signature-input']).toMatch(/^sig1=\(.*\);created=\d+;keyid="butik-/);
+    expect(placed.headers['webhook-id']).toBe(placed.headers['idempotency-key']);
+    expect(Number(placed.headers['webhook-timestamp'])).toBeCloseTo(Date.parse(placed.body.created_time) / 1000, -1);
     expect(placed.headers['ucp-agent']).toBe('profile="http://butik.test/.well-known/ucp"');
     expect(placed.body).toMatchObject({
       id: orderId, checkout_id: checkoutId, event_type: 'order_placed', event_id: expect.stringMatching(/^evt_/),
