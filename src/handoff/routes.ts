@@ -13,6 +13,7 @@ import type { PageView } from '../site/document.ts';
 import { UcpError } from '../ucp/errors.ts';
 import { handoffParty, storefrontParty } from '../ucp/handoff.ts';
 import type { HandoffParty } from '../ucp/handoff.ts';
+import { platformProfiles } from '../ucp/platform-profile.ts';
 import { ucpOperations } from '../ucp/operations.ts';
 import type { OperationName } from '../ucp/operations.ts';
 import type { WebhookDelivery } from '../ucp/webhooks.ts';
@@ -44,7 +45,7 @@ type Outcome = { ok: true; model: CheckoutModel } | { ok: false; status: number;
  */
 export const handoffRoutes = async (app: FastifyInstance, { deps, delivery }: { deps: AppDeps; delivery: WebhookDelivery }) => {
   const db = deps.database.db;
-  const run = ucpOperations(deps, delivery, app.log);
+  const run = ucpOperations(deps, delivery, platformProfiles(deps.config.ucp.mode === 'live' ? 'live' : 'test', app.log));
   const testMode = deps.config.ucp.mode === 'test';
   await app.register(fastifyFormbody, { bodyLimit: FORM_LIMIT });
 
