@@ -13,6 +13,7 @@ import { invalidRequest, UcpError } from './errors.ts';
 import { orderDocument } from './order-document.ts';
 import type { PaymentHandlerDeclaration } from './payment-handlers.ts';
 import { processorNamed } from './processors.ts';
+import type { UcpVersion } from './versions.ts';
 import type { PaymentProcessor } from './processors.ts';
 import { fullName } from './schemas.ts';
 import type { CompleteCheckout } from './schemas.ts';
@@ -28,6 +29,8 @@ export type CompleteSettings = WriteSettings & {
   webhookUrl: string | null;
   /** The app's order-event hub, where the placed order is announced. */
   events: OrderEventHub;
+  /** The version the platform negotiated: the order's events are sent to it in this version's shape. */
+  version: UcpVersion;
 };
 
 const NOT_READY = 'Fulfillment address and option must be selected before completion.';
@@ -152,9 +155,13 @@ async function recordUcpOrder(
   const permalink = `${placement.baseUrl}/orders/${order.id}`;
   const { messages: _messages, ...rest } = placed.view;
   const frozen = { ...rest, status: 'completed', order: { id: order.id, permalink_url: permalink } };
-  await tx.update(ucpCheckoutSessions).set({ status: 'completed', orderId: order.id, frozen, updatedAt: now }).where(eq(ucpCheckoutSessions.id, session.id));
+  // Risk signals and an AP2 mandate stay with the session that was paid, for fraud review; nothing else reads them.
+  const { signals, ap2Mandate } = placement.request;
+  const kept = signals || ap2Mandate ? { signals: { ...session.signals, ...signals, ...(ap2Mandate ? { ap2_checkout_mandate: ap2Mandate } : {}) } } : {};
+  await tx.update(ucpCheckoutSessions).set({ status: 'completed', orderId: order.id, frozen, ...kept, updatedAt: now }).where(eq(ucpCheckoutSessions.id, session.id));
   await tx.insert(ucpOrders).values({
-    orderId: order.id, checkoutId: session.id, document: orderDocument(order.id, session.id, permalink, pricing), webhookUrl: placement.webhookUrl,
+    orderId: order.id, checkoutId: session.id, document: orderDocument(order.id, session.id, permalink, pricing, session.currency),
+    webhookUrl: placement.webhookUrl, ucpVersion: placement.version,
     keyId: placement.caller.keyId, processor: placement.handler.processor, paymentReference: placement.reference, createdAt: now, updatedAt: now,
   });
   // Only a completed order saves the address it ships to, owned by the caller that placed it.

@@ -3,17 +3,26 @@ import type { Log } from '../log.ts';
 import { sendOutbound } from './outbound.ts';
 import type { OutboundPolicy } from './outbound.ts';
 
-/** What a platform's profile tells the shop: the capabilities it speaks and where it takes order events. */
-export type PlatformProfile = { capabilities: string[] | null; webhookUrl: string | null };
+/**
+ * What a platform's profile tells the shop: the protocol version it speaks, the capabilities it speaks and where
+ * it takes order events.
+ */
+export type PlatformProfile = { version: string | null; capabilities: string[] | null; webhookUrl: string | null };
 
-const UNKNOWN: PlatformProfile = { capabilities: null, webhookUrl: null };
+const UNKNOWN: PlatformProfile = { version: null, capabilities: null, webhookUrl: null };
 
+const Config = z.object({ webhook_url: z.url().optional() }).loose().optional();
+const Entry = z.object({ config: Config }).loose();
+
+/** 2026-01-11 lists capabilities with their names; later versions key a registry of them by name. */
 const ProfileDocument = z.object({
   ucp: z.object({
-    capabilities: z.array(z.object({
-      name: z.string(),
-      config: z.object({ webhook_url: z.url().optional() }).loose().optional(),
-    }).loose()).optional(),
+    version: z.string().optional(),
+    capabilities: z.union([
+      z.array(Entry.extend({ name: z.string() })),
+      z.record(z.string(), z.array(Entry)).transform((registry) => Object.entries(registry)
+        .flatMap(([name, entries]) => entries.map((entry) => ({ ...entry, name })))),
+    ]).optional(),
   }).loose(),
 }).loose();
 
@@ -44,7 +53,8 @@ export function platformProfiles(policy: OutboundPolicy, log: Log, clock: () => 
       const document = ProfileDocument.parse(JSON.parse(answer.text));
       const capabilities = document.ucp.capabilities ?? [];
       const webhookUrl = capabilities.find((capability) => capability.config?.webhook_url)?.config?.webhook_url ?? null;
-      return remember(url, { capabilities: capabilities.map((capability) => capability.name), webhookUrl }, CACHE_MS);
+      const names = [...new Set(capabilities.map((capability) => capability.name))];
+      return remember(url, { version: document.ucp.version ?? null, capabilities: names, webhookUrl }, CACHE_MS);
     } catch (error) {
       log.warn({ profile: url, reason: error instanceof Error ? error.message : String(error) }, 'ucp: platform profile unreadable');
       return remember(url, UNKNOWN, FAILURE_CACHE_MS);

@@ -3,14 +3,17 @@ import { decodeJsonBody } from '../edge/json-body.ts';
 import type { AppDeps } from '../deps.ts';
 import { parseAgent } from './agent-header.ts';
 import { callerAdmission } from './caller.ts';
-import { errorBody, UcpError } from './errors.ts';
+import { UcpError } from './errors.ts';
 import { ucpMcpRoute } from './mcp.ts';
 import { asUcpError, ucpOperations } from './operations.ts';
 import type { OperationName, RunOperation } from './operations.ts';
-import { businessProfile } from './profile.ts';
+import { businessProfile, VERSIONED_PROFILE_PATH } from './profile.ts';
+import { presentError } from './shapes.ts';
 import { secretMatches } from './simulation.ts';
 import { publishedSigningKeys } from './signing-keys.ts';
 import type { WebhookDelivery } from './webhooks.ts';
+import { isUcpVersion, servedVersions } from './versions.ts';
+import type { UcpVersion } from './versions.ts';
 
 type IdRequest = FastifyRequest<{ Params: { id?: string } }>;
 type BodyKind = 'json' | 'optional' | 'none';
@@ -26,10 +29,19 @@ export const ucpRoutes = async (app: FastifyInstance, { deps, delivery }: { deps
   const run = ucpOperations(deps, delivery, app.log);
   const admit = callerAdmission(config.ucp.auth, deps.gate);
 
-  app.get('/.well-known/ucp', async (_request, reply) => {
-    const keys = await publishedSigningKeys(database.db);
-    return reply.header('cache-control', 'public, max-age=300').type(JSON_TYPE)
-      .send(JSON.stringify(businessProfile(deps.baseUrl, config.ucp.paymentHandlers, keys)));
+  const declared = config.ucp.version;
+  const profile = async (reply: FastifyReply, version: UcpVersion) => {
+    const signingKeys = await publishedSigningKeys(database.db);
+    const document = businessProfile(version, { baseUrl: deps.baseUrl, handlers: config.ucp.paymentHandlers, signingKeys, declared });
+    return reply.header('cache-control', 'public, max-age=300').type(JSON_TYPE).send(JSON.stringify(document));
+  };
+  app.get('/.well-known/ucp', async (_request, reply) => profile(reply, declared));
+  // The profiles of the older versions served, which the declared profile's supported_versions links to.
+  app.get(VERSIONED_PROFILE_PATH, async (request: FastifyRequest<{ Params: { version: string } }>, reply) => {
+    const { version } = request.params;
+    if (isUcpVersion(version) && servedVersions(declared).includes(version)) return profile(reply, version);
+    const { status, body } = presentError(new UcpError(404, 'RESOURCE_NOT_FOUND', `No profile for version ${version}`), declared, deps.baseUrl);
+    return reply.code(status).type(JSON_TYPE).send(JSON.stringify(body));
   });
 
   const route = (operation: OperationName, body: BodyKind, guard?: (request: IdRequest) => void) =>
@@ -84,7 +96,9 @@ async function serve(
     const failure = asUcpError(error);
     if (failure.status >= 500) request.log.error({ err: error }, 'ucp: request failed');
     if (failure.options.retryAfter !== undefined) reply.header('retry-after', String(failure.options.retryAfter));
-    return reply.code(failure.status).type(JSON_TYPE).send(JSON.stringify(errorBody(failure)));
+    // Refused before a version was negotiated: in the shop's declared version.
+    const { status, body } = presentError(failure, deps.config.ucp.version, deps.baseUrl);
+    return reply.code(status).type(JSON_TYPE).send(JSON.stringify(body));
   }
 }
 

@@ -21,8 +21,8 @@ export type DeliveryOptions = {
 };
 
 /**
- * Sends the outbox's due events to the platforms' webhooks, signed (Request-Signature, detached ES256 JWS) and
- * naming the shop (UCP-Agent). Every instance runs one; SKIP LOCKED hands each due event to one of them. A failed
+ * Sends the outbox's due events to the platforms' webhooks, signed (Request-Signature, detached ES256 JWS),
+ * naming the shop (UCP-Agent) and the event (Webhook-Id, Webhook-Timestamp, X-Event-Type). Every instance runs one; SKIP LOCKED hands each due event to one of them. A failed
  * attempt is retried with backoff from `firstRetryMs` up to an hour, until the event's giveUpAt; then it is `failed`.
  */
 export function webhookDelivery(options: DeliveryOptions): QueueWorker {
@@ -42,6 +42,10 @@ export function webhookDelivery(options: DeliveryOptions): QueueWorker {
           'request-signature': signature,
           'request-id': randomUUID(),
           'idempotency-key': event.id,
+          // Standard Webhooks' identity and time of the event, which order.md asks for, and its type for routing.
+          'webhook-id': event.id,
+          'webhook-timestamp': String(Math.floor(event.createdAt.getTime() / 1000)),
+          'x-event-type': event.eventType,
         },
         body: event.body,
         timeoutMs: 10_000,
