@@ -71,12 +71,16 @@ async function serve(
   served: { operation: OperationName; body: BodyKind; guard?: (request: IdRequest) => void; admit: Admission },
 ): Promise<FastifyReply> {
   reply.header('cache-control', 'no-store');
+  const declared = deps.config.ucp.version;
+  // Refused before a version was negotiated: in the version UCP-Agent asks for when the shop serves it, else the declared one.
+  let shownIn = declared;
   try {
     const limit = await deps.gate.limiter.consume('ucp', request.ip);
     if (limit.exceeded) {
       throw new UcpError(429, 'RATE_LIMITED', `Too many requests; retry in ${limit.resetSeconds} seconds.`, { retryAfter: limit.resetSeconds });
     }
     const agent = parseAgent(request.headers['ucp-agent']);
+    if (agent.version !== undefined && isUcpVersion(agent.version) && servedVersions(declared).includes(agent.version)) shownIn = agent.version;
     const caller = await served.admit(request.ip, request.headers);
     served.guard?.(request);
     const header = request.headers['idempotency-key'];
@@ -96,8 +100,7 @@ async function serve(
     const failure = asUcpError(error);
     if (failure.status >= 500) request.log.error({ err: error }, 'ucp: request failed');
     if (failure.options.retryAfter !== undefined) reply.header('retry-after', String(failure.options.retryAfter));
-    // Refused before a version was negotiated: in the shop's declared version.
-    const { status, body } = presentError(failure, deps.config.ucp.version, deps.baseUrl);
+    const { status, body } = presentError(failure, shownIn, deps.baseUrl);
     return reply.code(status).type(JSON_TYPE).send(JSON.stringify(body));
   }
 }
