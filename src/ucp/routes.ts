@@ -65,7 +65,7 @@ export const ucpRoutes = async (app: FastifyInstance, { deps, delivery }: { deps
 
 type Admission = ReturnType<typeof callerAdmission>;
 
-/** One REST call: the `ucp` rate limit per IP, UCP-Agent, the caller (key mode: its key), the body, then the operation. */
+/** One REST call: UCP-Agent, the `ucp` rate limit per IP, the caller (key mode: its key), the body, then the operation. */
 async function serve(
   deps: AppDeps, run: RunOperation, request: IdRequest, reply: FastifyReply,
   served: { operation: OperationName; body: BodyKind; guard?: (request: IdRequest) => void; admit: Admission },
@@ -75,12 +75,13 @@ async function serve(
   // Refused before a version was negotiated: in the version UCP-Agent asks for when the shop serves it, else the declared one.
   let shownIn = declared;
   try {
+    // The header first (it costs nothing), so that even a rate-limit refusal speaks the version asked for.
+    const agent = parseAgent(request.headers['ucp-agent']);
+    if (agent.version !== undefined && isUcpVersion(agent.version) && servedVersions(declared).includes(agent.version)) shownIn = agent.version;
     const limit = await deps.gate.limiter.consume('ucp', request.ip);
     if (limit.exceeded) {
       throw new UcpError(429, 'RATE_LIMITED', `Too many requests; retry in ${limit.resetSeconds} seconds.`, { retryAfter: limit.resetSeconds });
     }
-    const agent = parseAgent(request.headers['ucp-agent']);
-    if (agent.version !== undefined && isUcpVersion(agent.version) && servedVersions(declared).includes(agent.version)) shownIn = agent.version;
     const caller = await served.admit(request.ip, request.headers);
     served.guard?.(request);
     const header = request.headers['idempotency-key'];
