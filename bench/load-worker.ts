@@ -155,7 +155,8 @@ const SessionOutOfStock = z.object({ status: z.literal('incomplete'), messages: 
  */
 function runUcpCheckout(job: UcpCheckoutJob): Promise<LoadResult> {
   // The platform profile is the shop's own discovery document: a loopback URL test mode may fetch, with capabilities.
-  const agent = { 'ucp-agent': `profile="${job.url}/.well-known/ucp"` };
+  // The shoppers speak 2026-01-11, whose refusals (an HTTP error with the samples' code) the classifier below reads.
+  const agent = { 'ucp-agent': `profile="${job.url}/.well-known/ucp";version="2026-01-11"` };
   return runShoppers(job, async (n, send) => {
     const created = await send(`${job.url}/checkout-sessions`, agent, {
       line_items: [{ item: { id: productFor(job.slugs, n) }, quantity: 1 }],

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { loadPaymentHandlers } from './ucp/payment-handlers.ts';
 import type { PaymentHandlerDeclaration } from './ucp/payment-handlers.ts';
+import { NEWEST_VERSION, UCP_VERSIONS } from './ucp/versions.ts';
+import type { UcpVersion } from './ucp/versions.ts';
 
 /** Bodies over 1 MiB → 413 payload_too_large, the one check made before authentication. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -59,6 +61,7 @@ const Env = z.object({
   BUTIK_UCP_AUTH: z.enum(['open', 'key']).default('open'),
   BUTIK_UCP_SIMULATION_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   BUTIK_UCP_SIGNATURES: z.enum(['required', 'optional']).optional(),
+  BUTIK_UCP_VERSION: z.enum(UCP_VERSIONS).default(NEWEST_VERSION),
   BUTIK_ADMIN_IDLE_MINUTES: WholeNumber.pipe(z.int().min(1).max(7 * 24 * 60)).default(8 * 60),
   BUTIK_TIME_ZONE: z.string().refine((zone) => Intl.supportedValuesOf('timeZone').includes(zone) || zone === 'UTC', 'an IANA time zone, e.g. Europe/Copenhagen').default('Europe/Copenhagen'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -105,6 +108,8 @@ export type Config = {
     auth: 'open' | 'key';
     /** required: every platform request carries an RFC 9421 signature (always in live mode); optional: checked when sent. */
     signatures: 'required' | 'optional';
+    /** The protocol version /.well-known/ucp declares (default the newest); older ones are served beside it, newer ones refused. */
+    version: UcpVersion;
   };
   /** The /admin console: a session ends after this long without a request; dates are shown in timeZone. */
   admin: { idleMinutes: number; timeZone: string };
@@ -153,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       savedAddresses: e.BUTIK_UCP_SAVED_ADDRESSES,
       auth: e.BUTIK_UCP_AUTH,
       signatures: e.BUTIK_UCP_SIGNATURES ?? (e.BUTIK_UCP_MODE === 'live' ? 'required' : 'optional'),
+      version: e.BUTIK_UCP_VERSION,
     },
     admin: { idleMinutes: e.BUTIK_ADMIN_IDLE_MINUTES, timeZone: e.BUTIK_TIME_ZONE },
     logLevel: e.LOG_LEVEL,

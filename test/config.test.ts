@@ -105,7 +105,9 @@ describe('UCP configuration', () => {
   };
 
   it('is off by default and advertises the mock handler in test mode', () => {
-    expect(loadConfig({}).ucp).toEqual({ mode: 'off', paymentHandlers: [], simulationSecret: undefined, savedAddresses: false, auth: 'open', signatures: 'optional' });
+    expect(loadConfig({}).ucp).toEqual({ mode: 'off', paymentHandlers: [], simulationSecret: undefined, savedAddresses: false, auth: 'open', signatures: 'optional', version: '2026-04-08' });
+    expect(loadConfig({ BUTIK_UCP_VERSION: '2026-01-11' }).ucp.version).toBe('2026-01-11');
+    expect(configError({ BUTIK_UCP_VERSION: '2026-02-30' }).message).toMatch(/BUTIK_UCP_VERSION/);
     expect(loadConfig({ BUTIK_UCP_AUTH: 'key' }).ucp.auth).toBe('key');
     expect(loadConfig({ BUTIK_UCP_SAVED_ADDRESSES: 'true' }).ucp.savedAddresses).toBe(true);
     expect(loadConfig({ BUTIK_UCP_MODE: 'test' }).ucp.paymentHandlers).toEqual([expect.objectContaining({ id: 'mock_payment_handler', processor: 'mock' })]);

@@ -469,6 +469,10 @@ export const ucpCheckoutSessions = pgTable('ucp_checkout_sessions', {
   discountCodes: jsonb('discount_codes').$type<string[]>(),
   /** Instruments as sent, credentials removed: a credential is never stored. */
   payment: jsonb('payment').$type<Record<string, unknown>>(),
+  /** The buyer's context as the platform sent it (country, region, postal code, intent, language): a hint, never a price input. */
+  context: jsonb('context').$type<Record<string, unknown>>(),
+  /** Risk signals (buyer IP, user agent, attestations) and an AP2 checkout mandate, kept for fraud review of this session only. */
+  signals: jsonb('signals').$type<Record<string, unknown>>(),
   frozen: jsonb('frozen').$type<Record<string, unknown>>(),
   orderId: text('order_id'),
   expiresAt: at('expires_at').notNull(),
@@ -483,6 +487,8 @@ export const ucpOrders = pgTable('ucp_orders', {
   document: jsonb('document').$type<Record<string, unknown>>().notNull(),
   /** Where the platform takes order events (its profile's order capability config), when it named one. */
   webhookUrl: text('webhook_url'),
+  /** The UCP version the platform negotiated when it placed the order: its order events are sent in that version's shape. */
+  ucpVersion: text('ucp_version').notNull().default('2026-01-11'),
   /** BUTIK_UCP_AUTH=key: the key that placed the order; it, and keys with an orders scope, may use it. */
   keyId: text('key_id'),
   /** The linked buyer the order was placed for (a token from identity linking); that buyer's tokens may read it. */

@@ -1,19 +1,17 @@
 import { parseDictionary } from 'structured-headers';
 import { UcpError } from './errors.ts';
 
-/** The protocol version this server implements; a platform asking for a newer one is refused. */
-export const UCP_VERSION = '2026-01-11';
-
 export type Agent = {
   /** The platform's profile URL, the name it is known by; '' when the header names none. */
   profile: string;
-  version: string;
+  /** The protocol version the header asks for, when it names one; otherwise the platform profile's decides. */
+  version: string | undefined;
 };
 
 /**
  * UCP-Agent is an RFC 8941 dictionary: `profile="https://platform.example/profile"`, the version either a
  * member of its own or a parameter of the profile. A missing or unparsable header is refused as the samples
- * refuse a missing required header; a version newer than ours is 400 version_unsupported.
+ * refuse a missing required header; which versions are served is decided by ucp/negotiation.ts.
  */
 export function parseAgent(header: string | string[] | undefined): Agent {
   const text = Array.isArray(header) ? header.join(', ') : header;
@@ -29,9 +27,6 @@ export function parseAgent(header: string | string[] | undefined): Agent {
   const profileMember = members.get('profile');
   const profile = profileMember && !Array.isArray(profileMember[0]) ? String(profileMember[0]) : '';
   const versionValue = members.get('version')?.[0] ?? profileMember?.[1].get('version');
-  const version = versionValue === undefined || Array.isArray(versionValue) ? UCP_VERSION : String(versionValue);
-  if (version > UCP_VERSION) {
-    throw new UcpError(400, 'VERSION_UNSUPPORTED', `Version ${version} is not supported. This merchant implements version ${UCP_VERSION}.`);
-  }
+  const version = versionValue === undefined || Array.isArray(versionValue) ? undefined : String(versionValue);
   return { profile, version };
 }

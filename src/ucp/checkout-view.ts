@@ -1,10 +1,8 @@
 import type { Queryable } from '../db/client.ts';
 import type { ucpCheckoutSessions } from '../db/schema.ts';
 import { readSettings } from '../shop/settings.ts';
-import { UCP_VERSION } from './agent-header.ts';
 import { discountsByCode, freeShippingPromotions, hasAnyRate, productsById, ratesFor } from './catalog.ts';
 import type { CatalogProduct } from './catalog.ts';
-import { publishedHandlers } from './payment-handlers.ts';
 import type { PaymentHandlerDeclaration } from './payment-handlers.ts';
 import { lineTotal, optionFromSettings, optionsFromRates, shipsFree, subtotalOf } from '../domain/pricing.ts';
 import type { ShippingOption } from '../domain/pricing.ts';
@@ -23,22 +21,6 @@ export type StoredMethod = {
   groups: Array<{ id: string; selected_option_id: string | null }>;
 };
 export type StoredFulfillment = { methods: StoredMethod[] };
-
-/** The capabilities this server implements, named in every answer's `ucp` member. */
-export const CAPABILITIES = [
-  'dev.ucp.shopping.checkout', 'dev.ucp.shopping.fulfillment', 'dev.ucp.shopping.discount', 'dev.ucp.shopping.buyer_consent',
-].map((name) => ({ name, version: UCP_VERSION }));
-
-/**
- * The capabilities both sides speak: ours that the platform's profile lists (checkout always, it is the call
- * being made); all of ours when its profile is unknown.
- */
-export function negotiated(platform: readonly string[] | null | undefined) {
-  if (!platform) return CAPABILITIES;
-  return CAPABILITIES.filter((capability) => capability.name === 'dev.ucp.shopping.checkout' || platform.includes(capability.name));
-}
-
-export const ucpEnvelope = (platform?: readonly string[] | null) => ({ version: UCP_VERSION, capabilities: negotiated(platform) });
 
 type ErrorMessage = { type: 'error'; code: string; path: string; content: string; severity: 'recoverable' };
 
@@ -103,13 +85,12 @@ export type ViewSettings = {
   caller: UcpCaller;
   baseUrl: string;
   now: Date;
-  /** The capability names the calling platform's profile lists, when it could be read. */
-  platformCapabilities?: readonly string[] | null;
 };
 
 /**
- * The checkout as UCP answers it. An open session is priced from the catalog on every read; a completed or
- * canceled one answers what it ended with. Empty optional members are left out.
+ * The checkout in 2026-01-11's shape without its `ucp` block, which ucp/shapes.ts adds per version. An open
+ * session is priced from the catalog on every read; a completed or canceled one answers what it ended with.
+ * Empty optional members are left out.
  */
 export async function renderCheckout(db: Queryable, session: SessionRow, settings: ViewSettings): Promise<{ view: Record<string, unknown>; pricing: Pricing }> {
   const shop = await readSettings(db);
@@ -148,12 +129,12 @@ export async function renderCheckout(db: Queryable, session: SessionRow, setting
   const ready = !messages.some((message) => message.type === 'error');
 
   const view: Record<string, unknown> = {
-    ucp: ucpEnvelope(settings.platformCapabilities),
     id: session.id,
     status: ready ? 'ready_for_complete' : 'incomplete',
     currency: session.currency,
     line_items: lines.map((line) => ({ id: line.id, item: itemView(line), quantity: line.quantity, totals: lineTotals(line) })),
     ...(session.buyer ? { buyer: session.buyer } : {}),
+    ...(session.context ? { context: session.context } : {}),
     totals: totalsOf({ subtotal, discount: discounts.discount, shippingAmount, total }, shipping.selected !== null),
     ...(messages.length > 0 ? { messages } : {}),
     links: [],
@@ -161,7 +142,7 @@ export async function renderCheckout(db: Queryable, session: SessionRow, setting
     // The buyer's page for this session (docs/ucp.md#the-buyers-page): where a platform sends a person. A session
     // frozen as completed or canceled leaves it out, as UCP asks of ended sessions.
     continue_url: handoffUrl(settings.baseUrl, session.id),
-    payment: { handlers: publishedHandlers(settings.handlers), ...(session.payment ?? {}) },
+    payment: { ...(session.payment ?? {}) },
     ...(shipping.view ? { fulfillment: shipping.view } : {}),
     ...(session.discountCodes ? { discounts: { codes: session.discountCodes, ...(discounts.applied.length > 0 ? { applied: discounts.applied } : {}) } } : {}),
   };

@@ -13,6 +13,7 @@ import { invalidRequest, UcpError } from './errors.ts';
 import { orderDocument } from './order-document.ts';
 import type { PaymentHandlerDeclaration } from './payment-handlers.ts';
 import { processorNamed } from './processors.ts';
+import type { UcpVersion } from './versions.ts';
 import type { PaymentProcessor } from './processors.ts';
 import { fullName } from './schemas.ts';
 import type { CompleteCheckout } from './schemas.ts';
@@ -29,6 +30,8 @@ export type CompleteSettings = WriteSettings & {
   webhookUrl: string | null;
   /** The app's order-event hub, where the placed order is announced. */
   events: OrderEventHub;
+  /** The version the platform negotiated: the order's events are sent to it in this version's shape. */
+  version: UcpVersion;
 };
 
 const NOT_READY = 'Fulfillment address and option must be selected before completion.';
@@ -154,10 +157,15 @@ async function recordUcpOrder(
   // An ended session has nothing left to hand over: no messages, no continue_url.
   const { messages: _messages, continue_url: _continueUrl, ...rest } = placed.view;
   const frozen = { ...rest, status: 'completed', order: { id: order.id, permalink_url: permalink } };
-  await tx.update(ucpCheckoutSessions).set({ status: 'completed', orderId: order.id, frozen, updatedAt: now }).where(eq(ucpCheckoutSessions.id, session.id));
+  // Risk signals and an AP2 mandate stay with the session that was paid, for fraud review; nothing else reads them.
+  const { signals, ap2Mandate } = placement.request;
+  const kept = signals || ap2Mandate ? { signals: { ...session.signals, ...signals, ...(ap2Mandate ? { ap2_checkout_mandate: ap2Mandate } : {}) } } : {};
+  await tx.update(ucpCheckoutSessions).set({ status: 'completed', orderId: order.id, frozen, ...kept, updatedAt: now }).where(eq(ucpCheckoutSessions.id, session.id));
   await tx.insert(ucpOrders).values({
-    orderId: order.id, checkoutId: session.id, document: orderDocument(order.id, session.id, permalink, pricing), webhookUrl: placement.webhookUrl,
-    keyId: placement.caller.keyId, buyerId: actsFor(placement.caller, 'dev.ucp.shopping.checkout:manage')?.id ?? null, processor: placement.handler.processor, paymentReference: placement.reference, createdAt: now, updatedAt: now,
+    orderId: order.id, checkoutId: session.id, document: orderDocument(order.id, session.id, permalink, pricing, session.currency),
+    webhookUrl: placement.webhookUrl, ucpVersion: placement.version,
+    keyId: placement.caller.keyId, buyerId: actsFor(placement.caller, 'dev.ucp.shopping.checkout:manage')?.id ?? null,
+    processor: placement.handler.processor, paymentReference: placement.reference, createdAt: now, updatedAt: now,
   });
   // Only a completed order saves the address it ships to, owned by the caller that placed it.
   if (placement.savedAddresses && pricing.shipping) await saveShippedAddress(tx, placement.caller, session.buyer, pricing.shipping.destination);

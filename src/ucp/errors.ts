@@ -1,6 +1,20 @@
 /** How a UCP error tells the platform who can fix it (message_error.severity). */
 export type Severity = 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review';
 
+export type UcpErrorOptions = {
+  severity?: Severity;
+  retryAfter?: number;
+  /** The WWW-Authenticate of a refused buyer's token (identity linking, RFC 6750 §3). */
+  challenge?: string;
+  /**
+   * A business outcome rather than a refusal of the request (an unknown item, too little stock): from 2026-04-08
+   * on it is answered with 200 and this standard error code in `messages` (checkout-rest.md, "Business Outcomes").
+   */
+  outcome?: 'not_found' | 'out_of_stock' | 'item_unavailable';
+  /** The refusal of a protocol version: its status and body are the declared version's (ucp/shapes.ts). */
+  versionRefusal?: boolean;
+};
+
 /**
  * A failed UCP call: the HTTP status, the samples' upper-case code and the words the platform shows. Its
  * body is the UCP error structure with the samples' `code` and `detail` beside it.
@@ -10,8 +24,7 @@ export class UcpError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    /** `challenge`: the WWW-Authenticate of a refused buyer's token (identity linking, RFC 6750 §3). */
-    readonly options: { severity?: Severity; retryAfter?: number; challenge?: string } = {},
+    readonly options: UcpErrorOptions = {},
   ) {
     super(message);
   }
@@ -34,4 +47,4 @@ export function errorBody(error: UcpError): UcpErrorBody {
 }
 
 export const notFound = (what: 'Checkout session' | 'Order') => new UcpError(404, 'RESOURCE_NOT_FOUND', `${what} not found`);
-export const invalidRequest = (message: string) => new UcpError(400, 'INVALID_REQUEST', message);
+export const invalidRequest = (message: string, options: UcpErrorOptions = {}) => new UcpError(400, 'INVALID_REQUEST', message, options);

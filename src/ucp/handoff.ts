@@ -1,9 +1,12 @@
 import type { Db } from '../db/client.ts';
-import { UCP_VERSION } from './agent-header.ts';
 import type { Agent } from './agent-header.ts';
 import { findSession } from './sessions.ts';
 import { openCaller } from './caller.ts';
 import type { UcpCaller } from './caller.ts';
+import type { UcpVersion } from './versions.ts';
+
+/** The page reads the checkout in 2026-01-11's shape (handoff/checkout-model.ts), so it asks for that version. */
+const PAGE_VERSION: UcpVersion = '2026-01-11';
 
 /** Who acts on the buyer's page (docs/ucp.md#the-buyers-page). */
 export type HandoffParty = { caller: UcpCaller; agent: Agent };
@@ -16,10 +19,10 @@ export type HandoffParty = { caller: UcpCaller; agent: Agent };
  */
 export async function handoffParty(db: Db, sessionId: string, ip: string): Promise<HandoffParty> {
   const session = await findSession(db, sessionId, openCaller(ip));
-  return { caller: { ...openCaller(ip), keyId: session.keyId }, agent: { profile: session.platform, version: UCP_VERSION } };
+  return { caller: { ...openCaller(ip), keyId: session.keyId }, agent: { profile: session.platform, version: PAGE_VERSION } };
 }
 
 /** A session a person starts in the shop itself (the product page's Buy button): no platform stands behind it. */
 export function storefrontParty(ip: string): HandoffParty {
-  return { caller: openCaller(ip), agent: { profile: '', version: UCP_VERSION } };
+  return { caller: openCaller(ip), agent: { profile: '', version: PAGE_VERSION } };
 }

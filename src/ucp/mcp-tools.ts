@@ -3,11 +3,16 @@ import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { portableSchema } from '../mcp/lean-schema.ts';
 import type { OperationName, UcpAnswer } from './operations.ts';
-import { CompleteCheckout, CreateCheckout, UpdateCheckout } from './schemas.ts';
+import { CreateCheckout, Instrument, UpdateCheckout } from './schemas.ts';
 
 type Json = Record<string, unknown>;
 
 const Id = z.string().min(1).meta({ description: 'The checkout session id.' });
+/** 2026-04-08's request metadata: the platform's profile (and optionally its version) under "ucp-agent". */
+const Meta = z.looseObject({
+  'ucp-agent': z.looseObject({ profile: z.string().min(1), version: z.string().optional() }),
+}).meta({ description: 'Request metadata: {"ucp-agent": {"profile": "https://platform.example/profile"}}.' });
+
 const IdempotencyKey = z.string().min(1).max(255).meta({ description: 'Unique key for retry safety; the same key with the same arguments answers what the first call did.' });
 
 const object = { type: 'object' };
@@ -20,7 +25,8 @@ const objects = { type: 'array', items: object };
  */
 const CHECKOUT: Json = {
   type: 'object',
-  required: ['ucp', 'id', 'status', 'currency', 'line_items', 'totals', 'links'],
+  // Only `ucp` always: from 2026-04-08 on a business outcome (an unknown item, too little stock) is a result without a session.
+  required: ['ucp'],
   properties: {
     ucp: object,
     id: { type: 'string' },
@@ -52,32 +58,36 @@ const TOOLS: UcpTool[] = [
     name: 'create_checkout',
     title: 'Create checkout',
     description: 'Create a checkout session (UCP Create Checkout). Arguments: the checkout object, as `checkout` or at the top level.',
-    input: z.looseObject({ checkout: CreateCheckout.optional(), idempotency_key: IdempotencyKey.optional() }),
+    input: z.looseObject({ meta: Meta.optional(), checkout: CreateCheckout.optional(), idempotency_key: IdempotencyKey.optional() }),
     annotations: writes({ destructive: false, idempotent: false }),
   },
   {
     name: 'get_checkout',
     title: 'Get checkout',
     description: 'Get a checkout session (UCP Get Checkout).',
-    input: z.object({ id: Id }),
+    input: z.object({ meta: Meta.optional(), id: Id }),
     annotations: reads,
   },
   {
     name: 'update_checkout',
     title: 'Update checkout',
     description: 'Update a checkout session (UCP Update Checkout): a sent member replaces the stored one, an absent one is kept.',
-    input: z.looseObject({ id: Id, checkout: UpdateCheckout.optional(), idempotency_key: IdempotencyKey.optional() }),
+    input: z.looseObject({ meta: Meta.optional(), id: Id, checkout: UpdateCheckout.optional(), idempotency_key: IdempotencyKey.optional() }),
     annotations: writes({ destructive: false, idempotent: true }),
   },
   {
     name: 'complete_checkout',
     title: 'Complete checkout',
-    description: 'Place the order (UCP Complete Checkout) with a payment instrument: `payment_data`, or `payment` with its selected instrument.',
-    input: z.object({
+    description: 'Place the order (UCP Complete Checkout) with a payment instrument: `payment.instruments` (the selected one, '
+      + 'or the only one), or 2026-01-11\'s `payment_data`; optionally `signals` and an AP2 `ap2.checkout_mandate`.',
+    input: z.looseObject({
+      meta: Meta.optional(),
       id: Id,
-      payment_data: CompleteCheckout.shape.payment_data.optional(),
+      payment_data: Instrument.optional(),
       payment: z.looseObject({ selected_instrument_id: z.string().optional(), instruments: z.array(z.looseObject({})).optional() }).optional(),
       risk_signals: z.record(z.string(), z.unknown()).optional(),
+      signals: z.record(z.string(), z.unknown()).optional(),
+      ap2: z.looseObject({ checkout_mandate: z.string() }).optional(),
       idempotency_key: IdempotencyKey,
     }),
     // The payment processor is outside the shop.
@@ -87,7 +97,7 @@ const TOOLS: UcpTool[] = [
     name: 'cancel_checkout',
     title: 'Cancel checkout',
     description: 'Cancel a checkout session (UCP Cancel Checkout).',
-    input: z.object({ id: Id, idempotency_key: IdempotencyKey }),
+    input: z.object({ meta: Meta.optional(), id: Id, idempotency_key: IdempotencyKey }),
     annotations: writes({ destructive: true, idempotent: true }),
   },
 ];
@@ -116,6 +126,10 @@ export const UCP_TOOL_LISTING: Tool[] = TOOLS.map((tool) => ({
  */
 const REFUSED = -32000;
 
+/** The code overview.md gives discovery and version failures (an unsupported version, an unreadable profile). */
+const NEGOTIATION_FAILED = -32001;
+const NEGOTIATION_CODES = new Set(['version_unsupported', 'invalid_profile_url', 'profile_unreachable', 'profile_malformed']);
+
 /**
  * A UCP failure as the JSON-RPC error of the UCP MCP binding, the UCP error structure in `data`. Only a
  * fault of the server is -32603 (Internal error), the one code hosts retry as a server failure: a request
@@ -126,9 +140,10 @@ const REFUSED = -32000;
 export function rpcError(answer: UcpAnswer): ProtocolError {
   const data: unknown = JSON.parse(answer.text);
   const body: Json = typeof data === 'object' && data !== null && !Array.isArray(data) ? data as Json : {};
-  const detail = typeof body.detail === 'string' ? body.detail : 'UCP error';
+  const detail = typeof body.detail === 'string' ? body.detail : typeof body.content === 'string' ? body.content : 'UCP error';
   const { status } = answer;
-  const code = status === 400 || status === 404 || status === 422 ? ProtocolErrorCode.InvalidParams
+  const code = typeof body.code === 'string' && NEGOTIATION_CODES.has(body.code) ? NEGOTIATION_FAILED
+    : status === 400 || status === 404 || status === 422 ? ProtocolErrorCode.InvalidParams
     : status >= 500 && status !== 503 ? ProtocolErrorCode.InternalError
       : REFUSED;
   return new ProtocolError(code, detail, answer.retryAfter === undefined ? body : { ...body, retry_after: answer.retryAfter });

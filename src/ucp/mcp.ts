@@ -5,7 +5,8 @@ import { mountMcp } from '../edge/mcp-mount.ts';
 import type { McpRefusal } from '../edge/mcp-mount.ts';
 import type { Log } from '../log.ts';
 import type { AppDeps } from '../deps.ts';
-import { parseAgent, UCP_VERSION } from './agent-header.ts';
+import { parseAgent } from './agent-header.ts';
+import { NEWEST_VERSION } from './versions.ts';
 import type { callerAdmission, UcpCaller } from './caller.ts';
 import { errorBody, UcpError } from './errors.ts';
 import { rpcError, UCP_TOOL_LISTING, UCP_TOOL_NAMES } from './mcp-tools.ts';
@@ -20,18 +21,35 @@ function isRecord(value: unknown): value is Arguments {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The REST body an MCP call stands for: the checkout object (wrapped or flat), or complete's payment_data. */
+/**
+ * The REST body an MCP call stands for: the checkout object (wrapped or flat), or complete's payment (2026-01-11's
+ * payment_data, or the payment instruments of later versions, wrapped in `checkout` or not) and signals.
+ */
 function bodyOf(operation: OperationName, args: Arguments): Arguments {
-  const { id: _id, idempotency_key: _key, _meta: _meta, ...rest } = args;
-  if (operation === 'create_checkout' || operation === 'update_checkout') return isRecord(rest.checkout) ? rest.checkout : rest;
+  const { id: _id, idempotency_key: _key, _meta: _meta, meta: _agentMeta, ...rest } = args;
+  const checkout = isRecord(rest.checkout) ? rest.checkout : rest;
+  if (operation === 'create_checkout' || operation === 'update_checkout') return checkout;
   if (operation !== 'complete_checkout') return {};
-  const payment = isRecord(rest.payment) ? rest.payment : undefined;
+  const payment = isRecord(checkout.payment) ? checkout.payment : undefined;
   const instruments = Array.isArray(payment?.instruments) ? payment.instruments.filter(isRecord) : [];
-  const selected = instruments.find((instrument) => instrument.id === payment?.selected_instrument_id) ?? instruments[0];
+  // 2026-01-11's MCP tools named the paying instrument by selected_instrument_id.
+  const named = instruments.filter((instrument) => instrument.id === payment?.selected_instrument_id);
+  const selectedInstruments = named.length === 1 ? [{ ...named[0], selected: true }] : instruments;
   return {
-    ...(rest.payment_data !== undefined ? { payment_data: rest.payment_data } : selected ? { payment_data: selected } : {}),
-    ...(rest.risk_signals !== undefined ? { risk_signals: rest.risk_signals } : {}),
+    ...(checkout.payment_data !== undefined ? { payment_data: checkout.payment_data } : {}),
+    ...(instruments.length > 0 ? { payment: { instruments: selectedInstruments } } : {}),
+    ...Object.fromEntries(['risk_signals', 'signals', 'ap2'].filter((name) => checkout[name] !== undefined).map((name) => [name, checkout[name]])),
   };
+}
+
+/**
+ * The platform's profile and version: 2026-04-08 sends them in the arguments' `meta["ucp-agent"]`; earlier
+ * clients in the request's `_meta.ucp`, which is still read.
+ */
+function agentOf(request: CallToolRequest, args: Arguments): { profile: unknown; version: unknown } {
+  const meta = isRecord(args.meta) && isRecord(args.meta['ucp-agent']) ? args.meta['ucp-agent'] : undefined;
+  const legacy = (request.params._meta as { ucp?: { profile?: unknown; version?: unknown } } | undefined)?.ucp;
+  return { profile: meta?.profile ?? legacy?.profile, version: meta?.version ?? legacy?.version };
 }
 
 type CallContext = { requestId: string; log: Log; caller: UcpCaller };
@@ -44,15 +62,13 @@ async function callTool(run: RunOperation, request: CallToolRequest, context: Ca
   const { name } = request.params;
   if (!isOperation(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
   const args: Arguments = request.params.arguments ?? {};
-  const meta = request.params._meta as { ucp?: { profile?: unknown; version?: unknown } } | undefined;
   let agent;
   try {
-    const profile = meta?.ucp?.profile;
+    const { profile, version } = agentOf(request, args);
     if (typeof profile !== 'string' || profile === '') {
-      throw new UcpError(422, 'INVALID_REQUEST', 'Every call must name the platform profile in _meta.ucp.profile.');
+      throw new UcpError(422, 'INVALID_REQUEST', 'Every call must name the platform profile in arguments.meta["ucp-agent"].profile.');
     }
-    const version = typeof meta?.ucp?.version === 'string' ? meta.ucp.version : UCP_VERSION;
-    agent = parseAgent(`profile=${JSON.stringify(profile)};version=${JSON.stringify(version)}`);
+    agent = parseAgent(`profile=${JSON.stringify(profile)}${typeof version === 'string' ? `;version=${JSON.stringify(version)}` : ''}`);
   } catch (error) {
     if (error instanceof UcpError) throw rpcError({ status: error.status, text: JSON.stringify(errorBody(error)) });
     throw error;
@@ -120,9 +136,9 @@ export const ucpMcpRoute = async (
       }
     },
     server(context) {
-      const mcp = new McpServer({ name: 'butik-ucp', title: 'Butik UCP checkout', version: UCP_VERSION }, {
-        instructions: 'UCP 2026-01-11 checkout tools. Name your platform profile in every call\'s _meta.ucp.profile. '
-          + 'Amounts are integers in the minor unit of the checkout currency.',
+      const mcp = new McpServer({ name: 'butik-ucp', title: 'Butik UCP checkout', version: NEWEST_VERSION }, {
+        instructions: 'UCP checkout tools (2026-04-08, 2026-01-23, 2026-01-11). Name your platform profile in every call\'s '
+          + 'arguments.meta["ucp-agent"].profile. Amounts are integers in the minor unit of the checkout currency.',
       });
       mcp.server.registerCapabilities({ tools: { listChanged: false } });
       mcp.server.setRequestHandler('tools/list', () => ({ tools: UCP_TOOL_LISTING }));

@@ -16,7 +16,8 @@ const ORDER = { $ref: 'https://ucp.dev/schemas/shopping/order.json' };
 
 const ERROR: Json = {
   type: 'object',
-  description: 'The UCP error structure, with the samples\' `code` and `detail` (the first message\'s content) beside it.',
+  description: 'The UCP error structure of 2026-01-11 and 2026-01-23, with the samples\' `code` and `detail` (the first message\'s content) beside it. '
+    + 'From 2026-04-08 on a refusal is `{code, content}` and a business outcome (unknown item, stock) is 200 with `ucp.status` "error" and `messages`.',
   required: ['status', 'messages', 'code', 'detail'],
   properties: {
     status: { const: 'requires_escalation' },
@@ -37,7 +38,7 @@ const ERROR: Json = {
 };
 
 const HEADERS: Json[] = [
-  { name: 'UCP-Agent', in: 'header', required: true, description: 'RFC 8941 dictionary naming the platform: profile="https://platform.example/profile"; a version newer than 2026-01-11 is refused.', schema: { type: 'string' } },
+  { name: 'UCP-Agent', in: 'header', required: true, description: 'RFC 8941 dictionary naming the platform: profile="https://platform.example/profile", optionally version="2026-04-08" (else the profile\'s version). Versions served: 2026-04-08, 2026-01-23, 2026-01-11; others are refused.', schema: { type: 'string' } },
   { name: 'Request-Id', in: 'header', required: false, description: 'For tracing; accepted, not interpreted.', schema: { type: 'string' } },
   { name: 'Request-Signature', in: 'header', required: false, description: 'Accepted; 2026-01-11 defines no format to verify on requests.', schema: { type: 'string' } },
   { name: 'Signature-Input', in: 'header', required: false, description: 'RFC 9421: the signed components and the keyid of a key in the platform profile\'s signing_keys. Required in live mode; checked whenever sent.', schema: { type: 'string' } },
@@ -78,7 +79,7 @@ export function ucpOpenApi(auth: 'open' | 'key'): OpenApiExtension {
   const operation = (id: string, summary: string, fields: OperationFields) => operationFor(auth, id, summary, fields);
   return {
     scopes: [UCP_SCOPE],
-    tag: { name: 'ucp', description: 'Universal Commerce Protocol 2026-01-11 checkout for shopping agents (BUTIK_UCP_MODE test or live); the same operations over MCP at /ucp/mcp.' },
+    tag: { name: 'ucp', description: 'Universal Commerce Protocol checkout for shopping agents (BUTIK_UCP_MODE test or live), answered in the version each request negotiates (2026-04-08, 2026-01-23 or 2026-01-11); the same operations over MCP at /ucp/mcp.' },
     schemas: { UcpError: ERROR },
     paths: {
       '/checkout-sessions': {

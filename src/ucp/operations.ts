@@ -9,10 +9,14 @@ import type { AppDeps } from '../deps.ts';
 import type { Agent } from './agent-header.ts';
 import type { UcpCaller } from './caller.ts';
 import { completeSession } from './complete.ts';
-import { errorBody, notFound, UcpError } from './errors.ts';
+import { notFound, UcpError } from './errors.ts';
+import { negotiateVersion } from './negotiation.ts';
 import { readOrder, updateOrder, UpdateOrder } from './orders.ts';
+import type { OrderAnswer } from './orders.ts';
 import type { PlatformProfile, ProfileReader } from './platform-profile.ts';
-import { CompleteCheckout, CreateCheckout, UpdateCheckout } from './schemas.ts';
+import { CompleteCheckout, CreateCheckout, CreateCheckoutWithCurrency, UpdateCheckout } from './schemas.ts';
+import { presentCheckout, presentError, presentOrder } from './shapes.ts';
+import type { Edge } from './shapes.ts';
 import { simulateShipping } from './simulation.ts';
 import { cancelSession, createSession, readSession, updateSession } from './sessions.ts';
 import type { WriteSettings } from './sessions.ts';
@@ -31,12 +35,17 @@ export type UcpCall = {
   log: Log;
 };
 
-type Context = UcpCall & { profile: PlatformProfile; settings: WriteSettings };
+type Context = UcpCall & { profile: PlatformProfile; settings: WriteSettings; edge: Edge };
+/** What an operation answers, before it is shaped for the negotiated version. */
+type Outcome =
+  | { status: number; kind: 'checkout'; body: Record<string, unknown> }
+  | { status: number; kind: 'order'; body: OrderAnswer }
+  | { status: number; kind: 'plain'; body: unknown };
 type Operation = {
   writes: boolean;
   /** What the id in the path names, for the operations that take one. */
   about?: 'Checkout session' | 'Order';
-  run(context: Context): Promise<{ status: number; body: unknown }>;
+  run(context: Context): Promise<Outcome>;
 };
 
 /** Ids are Butik's UUIDs; a longer one, or one the database could not even compare, names nothing. */
@@ -69,36 +78,43 @@ export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles
   const operations: Record<OperationName, Operation> = {
     create_checkout: {
       writes: true,
-      run: async ({ agent, body, settings }) => ({ status: 201, body: await createSession(db, parse(CreateCheckout, body), agent.profile, settings) }),
+      async run({ agent, body, settings, edge }) {
+        const request = parse(edge.version === '2026-01-11' ? CreateCheckoutWithCurrency : CreateCheckout, body);
+        return { status: 201, kind: 'checkout', body: await createSession(db, request, agent.profile, settings) };
+      },
     },
-    get_checkout: { writes: false, about: 'Checkout session', run: async ({ id, settings }) => ({ status: 200, body: await readSession(db, id, settings) }) },
+    get_checkout: {
+      writes: false, about: 'Checkout session', run: async ({ id, settings }) => ({ status: 200, kind: 'checkout', body: await readSession(db, id, settings) }),
+    },
     update_checkout: {
       writes: true,
       about: 'Checkout session',
-      run: async ({ id, body, settings }) => ({ status: 200, body: await updateSession(db, id, parse(UpdateCheckout, body), settings) }),
+      run: async ({ id, body, settings }) => ({ status: 200, kind: 'checkout', body: await updateSession(db, id, parse(UpdateCheckout, body), settings) }),
     },
     complete_checkout: {
       writes: true,
       about: 'Checkout session',
-      async run({ id, agent, profile, body, settings, idempotencyKey, requestId, log: callLog }) {
+      async run({ id, agent, profile, body, settings, edge, idempotencyKey, requestId, log: callLog }) {
         const completed = await completeSession(db, id, parse(CompleteCheckout, body), {
           ...settings, log: callLog, platform: agent.profile, idempotencyKey: idempotencyKey ?? requestId, webhookUrl: profile.webhookUrl,
-          events: deps.runtime.orderEvents,
+          events: deps.runtime.orderEvents, version: edge.version,
         });
         // order_placed was queued with the order; it leaves now rather than at the next poll.
         void delivery.kick();
-        return { status: 200, body: completed };
+        return { status: 200, kind: 'checkout', body: completed };
       },
     },
-    cancel_checkout: { writes: true, about: 'Checkout session', run: async ({ id, settings }) => ({ status: 200, body: await cancelSession(db, id, settings) }) },
-    get_order: { writes: false, about: 'Order', run: async ({ id, caller }) => ({ status: 200, body: await readOrder(db, id, caller) }) },
+    cancel_checkout: {
+      writes: true, about: 'Checkout session', run: async ({ id, settings }) => ({ status: 200, kind: 'checkout', body: await cancelSession(db, id, settings) }),
+    },
+    get_order: { writes: false, about: 'Order', run: async ({ id, caller }) => ({ status: 200, kind: 'order', body: await readOrder(db, id, caller) }) },
     update_order: {
       writes: true,
       about: 'Order',
       async run({ id, body, settings }) {
         const updated = await updateOrder(db, id, parse(UpdateOrder, body), settings.now, settings.caller);
         void delivery.kick();
-        return { status: 200, body: updated };
+        return { status: 200, kind: 'order', body: updated };
       },
     },
     simulate_shipping: {
@@ -107,22 +123,46 @@ export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles
       async run({ id, requestId }) {
         const shipped = await simulateShipping(deps, id, requestId);
         void delivery.kick();
-        return { status: 200, body: shipped };
+        return { status: 200, kind: 'plain', body: shipped };
       },
     },
+  };
+  const declared = config.ucp.version;
+  const shaped = (outcome: Outcome, edge: Edge): unknown => {
+    switch (outcome.kind) {
+      case 'checkout':
+        return presentCheckout(outcome.body, edge);
+      case 'order':
+        return presentOrder(outcome.body.document, edge, outcome.body.currency);
+      case 'plain':
+        return outcome.body;
+    }
+  };
+  /** A failure in the version the call negotiated, or the declared one when it failed before a version was agreed. */
+  const failed = (error: UcpError, version = declared): UcpAnswer => {
+    const { status, body } = presentError(error, version, deps.baseUrl);
+    return { status, text: JSON.stringify(body), ...(error.options.retryAfter ? { retryAfter: error.options.retryAfter } : {}) };
   };
 
   return async function runOperation(call: UcpCall): Promise<UcpAnswer> {
     const operation = operations[call.operation];
-    if (operation.about !== undefined && namesNothing(call.id)) return { status: 404, text: JSON.stringify(errorBody(notFound(operation.about))) };
+    if (operation.about !== undefined && namesNothing(call.id)) return failed(notFound(operation.about));
+    // The version is settled before an Idempotency-Key can replay anything: a version refused now is refused.
+    const profile = await profiles(call.agent.profile);
+    let version;
+    try {
+      version = negotiateVersion({ header: call.agent.version, profile: profile.version }, declared);
+    } catch (error) {
+      if (error instanceof UcpError) return failed(error);
+      throw error;
+    }
+    const edge: Edge = { version, handlers: config.ucp.paymentHandlers, platformCapabilities: profile.capabilities, baseUrl: deps.baseUrl };
     const execute = async (): Promise<StoredAnswer> => {
       try {
-        const profile = await profiles(call.agent.profile);
-        const settings = { ...settingsFor(call.caller), platformCapabilities: profile.capabilities };
-        const answer = await operation.run({ ...call, profile, settings });
-        return { status: answer.status, text: JSON.stringify(answer.body) };
+        const outcome = await operation.run({ ...call, profile, settings: settingsFor(call.caller), edge });
+        return { status: outcome.status, text: JSON.stringify(shaped(outcome, edge)) };
       } catch (error) {
-        if (error instanceof UcpError) return { status: error.status, text: JSON.stringify(errorBody(error)) };
+        if (error instanceof UcpError) return failed(error, edge.version);
         throw error;
       }
     };
@@ -136,7 +176,7 @@ export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles
     } catch (error) {
       const failure = asUcpError(error);
       if (failure.status >= 500) call.log.error({ err: error }, 'ucp: request failed');
-      return { status: failure.status, text: JSON.stringify(errorBody(failure)), ...(failure.options.retryAfter ? { retryAfter: failure.options.retryAfter } : {}) };
+      return failed(failure, version);
     }
   };
 }

@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { UCP_VERSION } from './agent-header.ts';
 import { itemView, lineTotals, totalsOf } from './checkout-view.ts';
 import type { Pricing } from './checkout-view.ts';
 
 /**
- * The UCP order an order placed through UCP starts as (order.json): its lines, one shipping expectation to the
+ * The UCP order an order placed through UCP starts as (order.json, 2026-01-11's shape with the currency beside it;
+ * ucp/shapes.ts adds the `ucp` block per version): its lines, one shipping expectation to the
  * selected destination described by the option's title, no events yet, and the checkout's totals.
  */
-export function orderDocument(orderId: string, checkoutId: string, permalink: string, pricing: Pricing): Record<string, unknown> {
+export function orderDocument(orderId: string, checkoutId: string, permalink: string, pricing: Pricing, currency: string): Record<string, unknown> {
   const shipping = pricing.shipping;
   const lineRefs = pricing.lines.map((line) => ({ id: line.id, quantity: line.quantity }));
   const { id: _destinationId, ...destination } = shipping?.destination ?? { id: '' };
   return {
-    ucp: { version: UCP_VERSION, capabilities: [{ name: 'dev.ucp.shopping.order', version: UCP_VERSION }] },
     id: orderId,
     checkout_id: checkoutId,
     permalink_url: permalink,
@@ -34,6 +33,7 @@ export function orderDocument(orderId: string, checkoutId: string, permalink: st
       events: [],
     },
     adjustments: [],
+    currency,
     totals: totalsOf(pricing, shipping !== null),
   };
 }

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { OrderEventHub } from '../context.ts';
 import type { Queryable } from '../db/client.ts';
-import { ucpOrders, ucpPaymentActions, ucpWebhookOutbox } from '../db/schema.ts';
+import { orders, ucpOrders, ucpPaymentActions, ucpWebhookOutbox } from '../db/schema.ts';
 import type { OrderStatus } from '../domain/order-status.ts';
+import { presentOrder } from './shapes.ts';
+import { isUcpVersion } from './versions.ts';
 
 /**
  * The feed of an order placed through UCP: its UCP order document, changed as the order moves, and the webhook
@@ -32,21 +34,24 @@ export type FeedEvent = {
 export async function recordOrderEvent(db: Queryable, event: FeedEvent): Promise<Document | undefined> {
   const [row] = await db.select().from(ucpOrders).where(eq(ucpOrders.orderId, event.orderId)).for('update');
   if (!row) return undefined;
+  const [order] = await db.select({ currency: orders.currency }).from(orders).where(eq(orders.id, event.orderId));
   const document = event.change ? event.change(structuredClone(row.document) as Document) : (row.document as Document);
   if (event.change) await db.update(ucpOrders).set({ document, updatedAt: event.now }).where(eq(ucpOrders.orderId, event.orderId));
-  if (row.webhookUrl) {
+  if (row.webhookUrl && isUcpVersion(row.ucpVersion)) {
+    // In the version the platform negotiated when it placed the order.
+    const shown = presentOrder(document, { version: row.ucpVersion }, order?.currency ?? '');
     await db.insert(ucpWebhookOutbox).values({
       orderId: event.orderId,
       eventType: event.eventType,
       url: row.webhookUrl,
       // As the samples post it: the order's own members, the event's, and the order once more nested.
       body: JSON.stringify({
-        ...document,
+        ...shown,
         event_id: `evt_${randomUUID()}`,
         created_time: event.now.toISOString(),
         event_type: event.eventType,
         checkout_id: row.checkoutId,
-        order: document,
+        order: shown,
       }),
       nextAttemptAt: event.now,
       giveUpAt: new Date(event.now.getTime() + WEBHOOK_RETRY_WINDOW_MS),

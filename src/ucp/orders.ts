@@ -2,21 +2,24 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { recordOrderEvent } from './order-feed.ts';
 import type { Db, Queryable } from '../db/client.ts';
-import { ucpOrders } from '../db/schema.ts';
+import { orders, ucpOrders } from '../db/schema.ts';
 import { mayUse } from './caller.ts';
 import { ownsOrder } from './buyer-orders.ts';
 import type { UcpCaller } from './caller.ts';
 import { notFound, UcpError } from './errors.ts';
 
+/** An order's UCP document and its currency, which ucp/shapes.ts needs to show it in any version. */
+export type OrderAnswer = { document: Record<string, unknown>; currency: string };
+
 /**
  * GET /orders/{id}: the UCP order document, for a caller who may read it (key mode: the placing key or orders:read),
  * or for a linked buyer's token with dev.ucp.shopping.order:read when the order was placed for that buyer.
  */
-export async function readOrder(db: Queryable, id: string, caller: UcpCaller): Promise<Record<string, unknown>> {
-  const [row] = await db.select({ document: ucpOrders.document, keyId: ucpOrders.keyId, buyerId: ucpOrders.buyerId })
-    .from(ucpOrders).where(eq(ucpOrders.orderId, id));
+export async function readOrder(db: Queryable, id: string, caller: UcpCaller): Promise<OrderAnswer> {
+  const [row] = await db.select({ document: ucpOrders.document, keyId: ucpOrders.keyId, buyerId: ucpOrders.buyerId, currency: orders.currency })
+    .from(ucpOrders).innerJoin(orders, eq(orders.id, ucpOrders.orderId)).where(eq(ucpOrders.orderId, id));
   if (!row || !(mayUse(caller, row.keyId, 'orders:read') || ownsOrder(caller, row.buyerId))) throw notFound('Order');
-  return row.document;
+  return { document: row.document, currency: row.currency };
 }
 
 const LineRefs = z.array(z.object({ id: z.string().min(1).max(200), quantity: z.int().min(1) })).max(100);
@@ -54,9 +57,10 @@ type Logged = { id: string; line_items?: Array<{ id: string }> };
  * Appends the events and adjustments the order does not hold yet (by id; a known id keeps what it was), after
  * checking that they name the order's own lines; the platform gets order_updated with the result.
  */
-export async function updateOrder(db: Db, id: string, request: UpdateOrder, now: Date, caller: UcpCaller): Promise<Record<string, unknown>> {
+export async function updateOrder(db: Db, id: string, request: UpdateOrder, now: Date, caller: UcpCaller): Promise<OrderAnswer> {
   return db.transaction(async (tx) => {
-    const [row] = await tx.select({ document: ucpOrders.document, keyId: ucpOrders.keyId }).from(ucpOrders).where(eq(ucpOrders.orderId, id));
+    const [row] = await tx.select({ document: ucpOrders.document, keyId: ucpOrders.keyId, currency: orders.currency })
+      .from(ucpOrders).innerJoin(orders, eq(orders.id, ucpOrders.orderId)).where(eq(ucpOrders.orderId, id));
     if (!row || !mayUse(caller, row.keyId, 'orders:write')) throw notFound('Order');
     const current = row.document as { line_items?: Array<{ id: string }>; fulfillment?: { events?: Logged[] }; adjustments?: Logged[] };
     const lineIds = new Set((current.line_items ?? []).map((line) => line.id));
@@ -78,6 +82,6 @@ export async function updateOrder(db: Db, id: string, request: UpdateOrder, now:
       }),
     });
     if (!updated) throw notFound('Order');
-    return updated;
+    return { document: updated, currency: row.currency };
   });
 }

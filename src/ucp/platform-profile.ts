@@ -7,19 +7,26 @@ import type { OutboundPolicy } from './outbound.ts';
 export type ProfileKey = Record<string, unknown> & { kid: string; kty: string };
 
 /**
- * What a platform's profile tells the shop: the capabilities it speaks, where it takes order events, and the keys
- * its requests are signed with. `signingKeys` is null when the profile could not be read.
+ * What a platform's profile tells the shop: the protocol version it speaks, the capabilities it speaks, where it
+ * takes order events, and the keys its requests are signed with. `signingKeys` is null when the profile could
+ * not be read.
  */
-export type PlatformProfile = { capabilities: string[] | null; webhookUrl: string | null; signingKeys: ProfileKey[] | null };
+export type PlatformProfile = { version: string | null; capabilities: string[] | null; webhookUrl: string | null; signingKeys: ProfileKey[] | null };
 
-const UNKNOWN: PlatformProfile = { capabilities: null, webhookUrl: null, signingKeys: null };
+const UNKNOWN: PlatformProfile = { version: null, capabilities: null, webhookUrl: null, signingKeys: null };
 
+const Config = z.object({ webhook_url: z.url().optional() }).loose().optional();
+const Entry = z.object({ config: Config }).loose();
+
+/** 2026-01-11 lists capabilities with their names; later versions key a registry of them by name. */
 const ProfileDocument = z.object({
   ucp: z.object({
-    capabilities: z.array(z.object({
-      name: z.string(),
-      config: z.object({ webhook_url: z.url().optional() }).loose().optional(),
-    }).loose()).optional(),
+    version: z.string().optional(),
+    capabilities: z.union([
+      z.array(Entry.extend({ name: z.string() })),
+      z.record(z.string(), z.array(Entry)).transform((registry) => Object.entries(registry)
+        .flatMap(([name, entries]) => entries.map((entry) => ({ ...entry, name })))),
+    ]).optional(),
   }).loose(),
   signing_keys: z.array(z.unknown()).optional(),
 }).loose();
@@ -77,7 +84,8 @@ export function platformProfiles(policy: OutboundPolicy, log: Log, clock: () => 
         const key = Key.safeParse(entry);
         return key.success ? [key.data] : [];
       });
-      return keep(url, { capabilities: capabilities.map((capability) => capability.name), webhookUrl, signingKeys }, CACHE_MS);
+      const names = [...new Set(capabilities.map((capability) => capability.name))];
+      return keep(url, { version: document.ucp.version ?? null, capabilities: names, webhookUrl, signingKeys }, CACHE_MS);
     } catch (error) {
       log.warn({ profile: url, reason: error instanceof Error ? error.message : String(error) }, 'ucp: platform profile unreadable');
       // A failed refresh leaves the profile still in date as it was: the keys it lists go on verifying.

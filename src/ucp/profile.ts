@@ -1,38 +1,112 @@
-import { UCP_VERSION } from './agent-header.ts';
 import { IDENTITY_LINKING_CAPABILITY } from './identity-linking.ts';
 import { UCP_MCP_PATH } from './mcp.ts';
 import { publishedHandlers } from './payment-handlers.ts';
 import type { PaymentHandlerDeclaration } from './payment-handlers.ts';
+import { CHECKOUT_CAPABILITY, CHECKOUT_EXTENSIONS, handlerRegistry, ORDER_CAPABILITY } from './shapes.ts';
 import type { PublicJwk } from './signing-keys.ts';
+import { servedVersions, usesRegistries } from './versions.ts';
+import type { UcpVersion } from './versions.ts';
 
-const SPEC = 'https://ucp.dev/specification';
-const SCHEMAS = 'https://ucp.dev/schemas/shopping';
+/** Where the profile of an older version is published: beside /.well-known/ucp, as overview.md's example has it. */
+export const VERSIONED_PROFILE_PATH = '/.well-known/ucp/:version';
+export const versionedProfileUrl = (baseUrl: string, version: UcpVersion) => `${baseUrl}/.well-known/ucp/${version}`;
 
-/** The capabilities Butik implements, with the spec and schema of each (capability.json#/$defs/discovery). */
-const DISCOVERY_CAPABILITIES = [
-  { name: 'dev.ucp.shopping.checkout', spec: `${SPEC}/checkout`, schema: `${SCHEMAS}/checkout.json` },
-  { name: 'dev.ucp.shopping.order', spec: `${SPEC}/order`, schema: `${SCHEMAS}/order.json` },
-  { name: 'dev.ucp.shopping.fulfillment', spec: `${SPEC}/fulfillment`, schema: `${SCHEMAS}/fulfillment.json`, extends: 'dev.ucp.shopping.checkout' },
-  { name: 'dev.ucp.shopping.discount', spec: `${SPEC}/discount`, schema: `${SCHEMAS}/discount.json`, extends: 'dev.ucp.shopping.checkout' },
-  { name: 'dev.ucp.shopping.buyer_consent', spec: `${SPEC}/buyer-consent`, schema: `${SCHEMAS}/buyer_consent.json`, extends: 'dev.ucp.shopping.checkout' },
-].map((capability) => ({ ...capability, version: UCP_VERSION }));
+/**
+ * A capability the shop publishes. Other capabilities (catalog, cart, identity linking) slot in here: discovery is
+ * built from this one list, per version, and `since` keeps a capability out of the profiles of older versions.
+ */
+export type PublishedCapability = {
+  name: string;
+  /** The path of its spec page and its schema under https://ucp.dev. */
+  spec: string;
+  schema: string;
+  extends?: string;
+  /** The first protocol version that has it. */
+  since: UcpVersion;
+  /** What the capability declares about the shop, published as its `config`. */
+  config?: Record<string, unknown>;
+};
 
-/** GET /.well-known/ucp: the shop's business profile (spec/discovery/profile_schema.json). */
-export function businessProfile(baseUrl: string, handlers: readonly PaymentHandlerDeclaration[], signingKeys: readonly PublicJwk[]) {
+export const PUBLISHED_CAPABILITIES: readonly PublishedCapability[] = [
+  { name: CHECKOUT_CAPABILITY, spec: 'checkout', schema: 'shopping/checkout.json', since: '2026-01-11' },
+  { name: ORDER_CAPABILITY, spec: 'order', schema: 'shopping/order.json', since: '2026-01-11' },
+  ...CHECKOUT_EXTENSIONS.map((name) => {
+    const short = name.slice('dev.ucp.shopping.'.length);
+    return { name, spec: short.replace('_', '-'), schema: `shopping/${short}.json`, extends: CHECKOUT_CAPABILITY, since: '2026-01-11' as const };
+  }),
+  IDENTITY_LINKING_CAPABILITY,
+];
+
+type ProfileInputs = {
+  baseUrl: string;
+  handlers: readonly PaymentHandlerDeclaration[];
+  signingKeys: readonly PublicJwk[];
+  /** The version /.well-known/ucp declares; the profile of an older one is a leaf without supported_versions. */
+  declared: UcpVersion;
+};
+
+/** 2026-01-11's profile: services as one object per service, capabilities as a list, handlers under `payment`. */
+function listProfile(version: UcpVersion, inputs: ProfileInputs) {
+  const spec = 'https://ucp.dev/specification';
   return {
     ucp: {
-      version: UCP_VERSION,
+      version,
       services: {
         'dev.ucp.shopping': {
-          version: UCP_VERSION,
-          spec: `${SPEC}/overview`,
-          rest: { schema: 'https://ucp.dev/services/shopping/rest.openapi.json', endpoint: baseUrl },
-          mcp: { schema: 'https://ucp.dev/services/shopping/mcp.openrpc.json', endpoint: `${baseUrl}${UCP_MCP_PATH}` },
+          version,
+          spec: `${spec}/overview`,
+          rest: { schema: 'https://ucp.dev/services/shopping/rest.openapi.json', endpoint: inputs.baseUrl },
+          mcp: { schema: 'https://ucp.dev/services/shopping/mcp.openrpc.json', endpoint: `${inputs.baseUrl}${UCP_MCP_PATH}` },
         },
       },
-      capabilities: [...DISCOVERY_CAPABILITIES, IDENTITY_LINKING_CAPABILITY],
+      capabilities: capabilitiesOf(version).map((capability) => ({
+        name: capability.name, version, spec: `${spec}/${capability.spec}`, schema: `https://ucp.dev/schemas/${capability.schema}`,
+        ...(capability.extends ? { extends: capability.extends } : {}),
+        ...(capability.config ? { config: capability.config } : {}),
+      })),
     },
-    payment: { handlers: publishedHandlers(handlers) },
-    signing_keys: signingKeys,
+    payment: { handlers: publishedHandlers(inputs.handlers) },
+    signing_keys: inputs.signingKeys,
   };
+}
+
+/** From 2026-01-23 on: registries keyed by reverse-domain name, each entry versioned, the URLs under the version. */
+function registryProfile(version: UcpVersion, inputs: ProfileInputs) {
+  const site = `https://ucp.dev/${version}`;
+  const service = (transport: 'rest' | 'mcp', endpoint: string, schema: string) => ({
+    version, spec: `${site}/specification/overview`, transport, endpoint, schema: `${site}/services/shopping/${schema}`,
+  });
+  const older = servedVersions(inputs.declared).filter((served) => served !== version);
+  return {
+    ucp: {
+      version,
+      ...(version === inputs.declared && older.length > 0
+        ? { supported_versions: Object.fromEntries(older.map((served) => [served, versionedProfileUrl(inputs.baseUrl, served)])) }
+        : {}),
+      services: {
+        'dev.ucp.shopping': [
+          service('rest', inputs.baseUrl, 'rest.openapi.json'),
+          service('mcp', `${inputs.baseUrl}${UCP_MCP_PATH}`, 'mcp.openrpc.json'),
+        ],
+      },
+      capabilities: Object.fromEntries(capabilitiesOf(version).map((capability) => [capability.name, [{
+        version, spec: `${site}/specification/${capability.spec}`, schema: `${site}/schemas/${capability.schema}`,
+        ...(capability.extends ? { extends: capability.extends } : {}),
+        ...(capability.config ? { config: capability.config } : {}),
+      }]])),
+      payment_handlers: handlerRegistry(inputs.handlers),
+    },
+    signing_keys: inputs.signingKeys,
+  };
+}
+
+const capabilitiesOf = (version: UcpVersion) => PUBLISHED_CAPABILITIES.filter((capability) => capability.since <= version);
+
+/**
+ * The shop's business profile for one protocol version: GET /.well-known/ucp is the declared version's, listing the
+ * older ones it serves in `supported_versions`; GET /.well-known/ucp/{version} is an older version's, complete
+ * and self-contained.
+ */
+export function businessProfile(version: UcpVersion, inputs: ProfileInputs) {
+  return usesRegistries(version) ? registryProfile(version, inputs) : listProfile(version, inputs);
 }

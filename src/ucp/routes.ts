@@ -3,19 +3,22 @@ import { decodeJsonBody } from '../edge/json-body.ts';
 import type { AppDeps } from '../deps.ts';
 import { parseAgent } from './agent-header.ts';
 import { callerAdmission } from './caller.ts';
-import { errorBody, UcpError } from './errors.ts';
+import { UcpError } from './errors.ts';
 import type { BuyerLinking } from './linked-buyer.ts';
 import { ucpMcpRoute } from './mcp.ts';
 import { asUcpError, ucpOperations } from './operations.ts';
 import type { OperationName, RunOperation } from './operations.ts';
 import { platformProfiles } from './platform-profile.ts';
-import { businessProfile } from './profile.ts';
+import { businessProfile, VERSIONED_PROFILE_PATH } from './profile.ts';
+import { presentError } from './shapes.ts';
 import { signAnswers } from './sign-responses.ts';
 import { secretMatches } from './simulation.ts';
 import { publishedSigningKeys, signingKeySource } from './signing-keys.ts';
 import { requestVerifier } from './verify-request.ts';
 import type { VerifyRequest } from './verify-request.ts';
 import type { WebhookDelivery } from './webhooks.ts';
+import { isUcpVersion, servedVersions } from './versions.ts';
+import type { UcpVersion } from './versions.ts';
 
 type IdRequest = FastifyRequest<{ Params: { id?: string } }>;
 type BodyKind = 'json' | 'optional' | 'none';
@@ -37,10 +40,19 @@ export const ucpRoutes = async (
   const verify = requestVerifier({ policy: config.ucp.signatures, httpsOnly: config.ucp.mode === 'live', baseUrl: () => deps.baseUrl, profiles, clock });
   signAnswers(app, signingKeySource(database.db, clock), clock, app.log);
 
-  app.get('/.well-known/ucp', async (_request, reply) => {
-    const keys = await publishedSigningKeys(database.db);
-    return reply.header('cache-control', 'public, max-age=300').type(JSON_TYPE)
-      .send(JSON.stringify(businessProfile(deps.baseUrl, config.ucp.paymentHandlers, keys)));
+  const declared = config.ucp.version;
+  const profile = async (reply: FastifyReply, version: UcpVersion) => {
+    const signingKeys = await publishedSigningKeys(database.db);
+    const document = businessProfile(version, { baseUrl: deps.baseUrl, handlers: config.ucp.paymentHandlers, signingKeys, declared });
+    return reply.header('cache-control', 'public, max-age=300').type(JSON_TYPE).send(JSON.stringify(document));
+  };
+  app.get('/.well-known/ucp', async (_request, reply) => profile(reply, declared));
+  // The profiles of the older versions served, which the declared profile's supported_versions links to.
+  app.get(VERSIONED_PROFILE_PATH, async (request: FastifyRequest<{ Params: { version: string } }>, reply) => {
+    const { version } = request.params;
+    if (isUcpVersion(version) && servedVersions(declared).includes(version)) return profile(reply, version);
+    const { status, body } = presentError(new UcpError(404, 'RESOURCE_NOT_FOUND', `No profile for version ${version}`), declared, deps.baseUrl);
+    return reply.code(status).type(JSON_TYPE).send(JSON.stringify(body));
   });
 
   const route = (operation: OperationName, body: BodyKind, guard?: (request: IdRequest) => void) =>
@@ -65,7 +77,7 @@ export const ucpRoutes = async (
 type Admission = ReturnType<typeof callerAdmission>;
 
 /**
- * One REST call: the `ucp` rate limit per IP, UCP-Agent, the request signature, the caller (key mode: its key),
+ * One REST call: UCP-Agent, the `ucp` rate limit per IP, the request signature, the caller (key mode: its key),
  * the body, then the operation.
  */
 async function serve(
@@ -73,12 +85,17 @@ async function serve(
   served: { operation: OperationName; body: BodyKind; guard?: (request: IdRequest) => void; admit: Admission; verify: VerifyRequest },
 ): Promise<FastifyReply> {
   reply.header('cache-control', 'no-store');
+  const declared = deps.config.ucp.version;
+  // Refused before a version was negotiated: in the version UCP-Agent asks for when the shop serves it, else the declared one.
+  let shownIn = declared;
   try {
+    // The header first (it costs nothing), so that even a rate-limit refusal speaks the version asked for.
+    const agent = parseAgent(request.headers['ucp-agent']);
+    if (agent.version !== undefined && isUcpVersion(agent.version) && servedVersions(declared).includes(agent.version)) shownIn = agent.version;
     const limit = await deps.gate.limiter.consume('ucp', request.ip);
     if (limit.exceeded) {
       throw new UcpError(429, 'RATE_LIMITED', `Too many requests; retry in ${limit.resetSeconds} seconds.`, { retryAfter: limit.resetSeconds });
     }
-    const agent = parseAgent(request.headers['ucp-agent']);
     await served.verify(request);
     const caller = await served.admit(request.ip, request.headers);
     served.guard?.(request);
@@ -100,7 +117,8 @@ async function serve(
     if (failure.status >= 500) request.log.error({ err: error }, 'ucp: request failed');
     if (failure.options.retryAfter !== undefined) reply.header('retry-after', String(failure.options.retryAfter));
     if (failure.options.challenge !== undefined) reply.header('www-authenticate', failure.options.challenge);
-    return reply.code(failure.status).type(JSON_TYPE).send(JSON.stringify(errorBody(failure)));
+    const { status, body } = presentError(failure, shownIn, deps.baseUrl);
+    return reply.code(status).type(JSON_TYPE).send(JSON.stringify(body));
   }
 }
 

@@ -30,9 +30,9 @@ async function resolveLines(db: Queryable, sent: readonly LineItemInput[], curre
   const wanted = new Map<string, number>();
   const lines = sent.map((line) => {
     const product = products.get(line.item.id);
-    if (!product) throw invalidRequest(`Product ${line.item.id} not found`);
+    if (!product) throw invalidRequest(`Product ${line.item.id} not found`, { outcome: 'not_found' });
     wanted.set(product.id, (wanted.get(product.id) ?? 0) + line.quantity);
-    if ((wanted.get(product.id) ?? 0) > product.stock) throw invalidRequest(`Insufficient stock for item ${line.item.id}`);
+    if ((wanted.get(product.id) ?? 0) > product.stock) throw invalidRequest(`Insufficient stock for item ${line.item.id}`, { outcome: 'out_of_stock' });
     return { id: line.id ?? randomUUID(), itemId: line.item.id, productId: product.id, quantity: line.quantity };
   });
   if (currency !== undefined) await requireShopCurrency(db, currency);
@@ -110,6 +110,7 @@ function storablePayment(payment: CreateCheckout['payment']): Record<string, unk
 export async function createSession(db: Db, request: CreateCheckout, platform: string, settings: WriteSettings) {
   return db.transaction(async (tx) => {
     const lines = await resolveLines(tx, request.line_items, request.currency);
+    const currency = request.currency ?? (await readSettings(tx)).currency;
     const now = settings.now;
     const [cart] = await tx.insert(carts).values({ createdAt: now, updatedAt: now }).returning({ id: carts.id });
     if (!cart) throw new Error('cart insert returned no row');
@@ -119,9 +120,11 @@ export async function createSession(db: Db, request: CreateCheckout, platform: s
       platform,
       keyId: settings.caller.keyId,
       status: 'incomplete',
-      currency: request.currency,
+      currency,
       lineItems: lines,
       buyer: request.buyer ?? null,
+      context: request.context ?? null,
+      signals: request.signals ?? null,
       fulfillment: await nextFulfillment(tx, null, request.fulfillment, request.buyer, settings),
       discountCodes: request.discounts?.codes ?? null,
       payment: storablePayment(request.payment),
@@ -145,6 +148,8 @@ export async function updateSession(db: Db, id: string, request: UpdateCheckout,
       lineItems: lines,
       ...(request.currency !== undefined ? { currency: request.currency } : {}),
       ...(request.buyer !== undefined ? { buyer: request.buyer } : {}),
+      ...(request.context !== undefined ? { context: request.context } : {}),
+      ...(request.signals !== undefined ? { signals: { ...session.signals, ...request.signals } } : {}),
       ...(request.fulfillment !== undefined || request.buyer !== undefined
         ? { fulfillment: await nextFulfillment(tx, session.fulfillment as StoredFulfillment | null, request.fulfillment, request.buyer ?? (session.buyer as Buyer | null), settings) }
         : {}),

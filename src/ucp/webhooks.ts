@@ -22,7 +22,7 @@ export type DeliveryOptions = {
 };
 
 /**
- * Sends the outbox's due events to the platforms' webhooks, naming the shop (UCP-Agent) and signed twice with one
+ * Sends the outbox's due events to the platforms' webhooks, naming the shop (UCP-Agent) and the event (Webhook-Id, Webhook-Timestamp, X-Event-Type) and signed twice with one
  * key: an RFC 9421 message signature (Signature-Input, Signature, Content-Digest), which UCP 2026-04-08 asks for,
  * and the detached ES256 JWS in Request-Signature that 2026-01-11 asks for, so a platform of either version can
  * check it (docs/ucp.md#what-butik-signs). Every instance runs one; SKIP LOCKED hands each due event to one of them. A failed
@@ -44,6 +44,8 @@ export function webhookDelivery(options: DeliveryOptions): QueueWorker {
         // Standard Webhooks' names for the event's id and when it happened (Unix seconds).
         'webhook-id': event.id,
         'webhook-timestamp': String(Math.floor(event.createdAt.getTime() / 1000)),
+        // Its type, for routing (order.md).
+        'x-event-type': event.eventType,
       };
       const signed = await signRequest({ method: 'POST', url: event.url, headers, body: event.body }, signer, options.clock());
       const answer = await sendOutbound({

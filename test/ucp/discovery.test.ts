@@ -8,8 +8,8 @@ beforeAll(async () => { t = await flowerShop({ env: { BUTIK_RATE_LIMITS: 'anon:1
 afterAll(async () => { await t?.close(); });
 
 describe('/.well-known/ucp', () => {
-  it('publishes the shopping service at BASE_URL, the capabilities, the handlers and a public ES256 key', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/.well-known/ucp' });
+  it('publishes, for 2026-01-11, the shopping service at BASE_URL, the capabilities, the handlers and a public ES256 key', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/.well-known/ucp/2026-01-11' });
     expect(response.statusCode).toBe(200);
     const profile = JSON.parse(response.body);
     expect(profile.ucp).toMatchObject({
@@ -30,6 +30,7 @@ describe('/.well-known/ucp', () => {
     expect(profile.payment.handlers[0]).not.toHaveProperty('processor');
     expect(profile.signing_keys).toEqual([{ kid: expect.stringMatching(/^butik-/), kty: 'EC', crv: 'P-256', x: expect.any(String), y: expect.any(String), use: 'sig', alg: 'ES256' }]);
     const again = JSON.parse((await t.app.inject({ method: 'GET', url: '/.well-known/ucp' })).body);
+    expect(again.ucp.version).toBe('2026-04-08');
     expect(again.signing_keys).toEqual(profile.signing_keys);
   });
 
@@ -51,7 +52,7 @@ describe('the OpenAPI document and /docs', () => {
     const create = doc.paths['/checkout-sessions'].post;
     expect(create).toMatchObject({ operationId: 'ucp_create_checkout', tags: ['ucp'], responses: { 201: {}, 400: {}, 422: {}, 429: {} } });
     expect(create.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(['UCP-Agent', 'Request-Id', 'Request-Signature', 'Signature-Input', 'Signature', 'Content-Digest', 'Idempotency-Key']);
-    expect(create.requestBody.content['application/json'].schema.required).toEqual(['line_items', 'currency']);
+    expect(create.requestBody.content['application/json'].schema.required).toEqual(['line_items']);
     expect(doc.components.schemas.UcpError.required).toEqual(['status', 'messages', 'code', 'detail']);
     expect(doc.tags.map((tag: { name: string }) => tag.name)).toContain('ucp');
     const docs = (await t.app.inject({ method: 'GET', url: '/docs' })).body;

@@ -6,7 +6,8 @@ import type { TestApp, TestAppOptions } from '../helpers/app.ts';
 
 export const FLOWER_SHOP = join(import.meta.dirname, '..', 'fixtures', 'ucp-flower-shop');
 export const PROFILE = 'https://platform.example/profile';
-export const AGENT = `profile="${PROFILE}"`;
+/** The checkout, order and MCP suites speak 2026-01-11; versions.test.ts covers the later versions' shapes. */
+export const AGENT = `profile="${PROFILE}";version="2026-01-11"`;
 
 /** A test-mode app holding a fresh import of the samples' flower shop (USD). */
 export async function flowerShop(options: TestAppOptions = {}): Promise<TestApp> {

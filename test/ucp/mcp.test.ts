@@ -5,7 +5,8 @@ import { ADDRESS, flowerShop, PROFILE, readySession, SUCCESS_CARD } from './help
 
 let t: TestApp;
 let client: Client;
-const meta = { ucp: { profile: PROFILE } };
+/** This suite speaks 2026-01-11 through the request's _meta; versions.test.ts covers 2026-04-08's arguments.meta. */
+const meta = { ucp: { profile: PROFILE, version: '2026-01-11' } };
 
 beforeAll(async () => {
   t = await flowerShop();
@@ -38,7 +39,7 @@ describe('UCP over MCP at /ucp/mcp', () => {
     expect(hints.cancel_checkout).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
     for (const tool of tools) {
       expect(tool.annotations?.title, tool.name).toEqual(expect.any(String));
-      expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object', required: expect.arrayContaining(['id', 'status', 'line_items']) });
+      expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object', required: ['ucp'], properties: { id: {}, status: {}, line_items: {} } });
     }
   });
 
@@ -81,7 +82,7 @@ describe('UCP over MCP at /ucp/mcp', () => {
     expect(read.structuredContent).toEqual(completed.structuredContent);
   });
 
-  it('answers UCP failures as JSON-RPC errors carrying the UCP error, and requires _meta.ucp.profile', async () => {
+  it('answers UCP failures as JSON-RPC errors carrying the UCP error, and requires the platform profile', async () => {
     const unknown = await failure('get_checkout', { id: 'nope' });
     expect(unknown.code).toBe(-32602);
     expect(unknown.data).toEqual({
@@ -91,11 +92,13 @@ describe('UCP over MCP at /ucp/mcp', () => {
       detail: 'Checkout session not found',
     });
     const anonymous = await failure('get_checkout', { id: 'nope' }, {});
-    expect(anonymous.data.detail).toMatch(/_meta\.ucp\.profile/);
+    expect(anonymous.data.detail).toMatch(/meta\["ucp-agent"\]\.profile/);
     const stock = await failure('create_checkout', { line_items: [{ item: { id: 'gardenias' }, quantity: 1 }], currency: 'USD' });
     expect(stock.data.detail).toBe('Insufficient stock for item gardenias');
+    // Refused in the shop's declared version, 2026-04-08: JSON-RPC -32001 with its code and content.
     const newer = await failure('get_checkout', { id: 'x' }, { ucp: { profile: PROFILE, version: '2030-01-01' } });
-    expect(newer.data.code).toBe('VERSION_UNSUPPORTED');
+    expect(newer.code).toBe(-32001);
+    expect(newer.data).toEqual({ code: 'version_unsupported', content: expect.stringMatching(/^Version 2030-01-01 is not supported/), continue_url: 'http://butik.test/' });
   });
 
   // -32603 is what a host reads as "the server broke" and retries; none of these is a server fault.
