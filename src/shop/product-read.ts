@@ -90,6 +90,15 @@ export function productRecordsBySkuOrSlug(db: Queryable, keys: readonly string[]
 }
 
 /**
+ * Visible products of visible categories that `keys` name by id, SKU or slug: a catalog lookup that takes any of
+ * a product's identifiers (UCP's lookup_catalog and get_product).
+ */
+export function productRecordsByAnyKey(db: Queryable, keys: readonly string[]): Promise<ProductRecord[]> {
+  const named = or(inArray(products.id, [...keys]), inArray(products.sku, [...keys]), inArray(products.slug, [...keys]));
+  return productRecordsWhere(db, and(productIsVisible, categoryIsVisible, named));
+}
+
+/**
  * A visible product of a visible category by slug: products.get's one read, a hot path, so a named prepared
  * statement built once per database handle.
  */

@@ -13,9 +13,10 @@ export type Agent = {
 /**
  * UCP-Agent is an RFC 8941 dictionary: `profile="https://platform.example/profile"`, the version either a
  * member of its own or a parameter of the profile. A missing or unparsable header is refused as the samples
- * refuse a missing required header; a version newer than ours is 400 version_unsupported.
+ * refuse a missing required header; a version newer than `newest` (ours, unless a capability is newer) is 400
+ * version_unsupported.
  */
-export function parseAgent(header: string | string[] | undefined): Agent {
+export function parseAgent(header: string | string[] | undefined, newest: string = UCP_VERSION): Agent {
   const text = Array.isArray(header) ? header.join(', ') : header;
   if (text === undefined || text.trim() === '') {
     throw new UcpError(422, 'INVALID_REQUEST', 'The UCP-Agent header is required, e.g. UCP-Agent: profile="https://platform.example/profile".');
@@ -30,8 +31,8 @@ export function parseAgent(header: string | string[] | undefined): Agent {
   const profile = profileMember && !Array.isArray(profileMember[0]) ? String(profileMember[0]) : '';
   const versionValue = members.get('version')?.[0] ?? profileMember?.[1].get('version');
   const version = versionValue === undefined || Array.isArray(versionValue) ? UCP_VERSION : String(versionValue);
-  if (version > UCP_VERSION) {
-    throw new UcpError(400, 'VERSION_UNSUPPORTED', `Version ${version} is not supported. This merchant implements version ${UCP_VERSION}.`);
+  if (version > newest) {
+    throw new UcpError(400, 'VERSION_UNSUPPORTED', `Version ${version} is not supported. This merchant implements version ${newest}.`);
   }
   return { profile, version };
 }

@@ -10,6 +10,8 @@ import type { callerAdmission, UcpCaller } from './caller.ts';
 import { errorBody, UcpError } from './errors.ts';
 import { rpcError, UCP_TOOL_LISTING, UCP_TOOL_NAMES } from './mcp-tools.ts';
 import type { OperationName, RunOperation } from './operations.ts';
+import { callShoppingTool, isShoppingTool, SHOPPING_TOOL_LISTING } from './shopping-mcp.ts';
+import type { RunShopping } from './shopping-operations.ts';
 
 export const UCP_MCP_PATH = '/ucp/mcp';
 
@@ -88,7 +90,7 @@ function sendUcpError(reply: FastifyReply, error: UcpError, headers: Record<stri
  */
 export const ucpMcpRoute = async (
   app: FastifyInstance,
-  { deps, run, admit }: { deps: AppDeps; run: RunOperation; admit: ReturnType<typeof callerAdmission> },
+  { deps, run, shopping, admit }: { deps: AppDeps; run: RunOperation; shopping: RunShopping; admit: ReturnType<typeof callerAdmission> },
 ) => {
   mountMcp<CallContext>(app, {
     path: UCP_MCP_PATH,
@@ -118,12 +120,16 @@ export const ucpMcpRoute = async (
     },
     server(context) {
       const mcp = new McpServer({ name: 'butik-ucp', title: 'Butik UCP checkout', version: UCP_VERSION }, {
-        instructions: 'UCP 2026-01-11 checkout tools. Name your platform profile in every call\'s _meta.ucp.profile. '
-          + 'Amounts are integers in the minor unit of the checkout currency.',
+        instructions: 'UCP 2026-01-11 checkout tools: name your platform profile in every call\'s _meta.ucp.profile. '
+          + 'UCP 2026-04-08 catalog and cart tools (search_catalog, lookup_catalog, get_product, *_cart): name it in the '
+          + 'arguments\' meta["ucp-agent"].profile. Amounts are integers in the minor unit of the shop currency.',
       });
       mcp.server.registerCapabilities({ tools: { listChanged: false } });
-      mcp.server.setRequestHandler('tools/list', () => ({ tools: UCP_TOOL_LISTING }));
-      mcp.server.setRequestHandler('tools/call', (request) => callTool(run, request, context));
+      mcp.server.setRequestHandler('tools/list', () => ({ tools: [...UCP_TOOL_LISTING, ...SHOPPING_TOOL_LISTING] }));
+      mcp.server.setRequestHandler('tools/call', (request) => {
+        const { name } = request.params;
+        return isShoppingTool(name) ? callShoppingTool(shopping, name, request, context) : callTool(run, request, context);
+      });
       return mcp;
     },
   });

@@ -8,6 +8,7 @@ import { isStorableText, unstorableTextErrors } from '../schema/storable-text.ts
 import type { AppDeps } from '../deps.ts';
 import type { Agent } from './agent-header.ts';
 import type { UcpCaller } from './caller.ts';
+import { CheckoutFromCart, checkoutFromCart } from './cart-checkout.ts';
 import { completeSession } from './complete.ts';
 import { errorBody, notFound, UcpError } from './errors.ts';
 import { readOrder, updateOrder, UpdateOrder } from './orders.ts';
@@ -71,7 +72,13 @@ export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, log: Log
   const operations: Record<OperationName, Operation> = {
     create_checkout: {
       writes: true,
-      run: async ({ agent, body, settings }) => ({ status: 201, body: await createSession(db, parse(CreateCheckout, body), agent.profile, settings) }),
+      // With cart_id, the cart's contents start the session (cart-checkout.ts).
+      run: async ({ agent, body, settings }) => ({
+        status: 201,
+        body: body.cart_id !== undefined
+          ? await checkoutFromCart(db, parse(CheckoutFromCart, body), agent.profile, settings)
+          : await createSession(db, parse(CreateCheckout, body), agent.profile, settings),
+      }),
     },
     get_checkout: { writes: false, about: 'Checkout session', run: async ({ id, settings }) => ({ status: 200, body: await readSession(db, id, settings) }) },
     update_checkout: {

@@ -3,6 +3,7 @@ import { UCP_MCP_PATH } from './mcp.ts';
 import { publishedHandlers } from './payment-handlers.ts';
 import type { PaymentHandlerDeclaration } from './payment-handlers.ts';
 import type { PublicJwk } from './signing-keys.ts';
+import { SHOPPING_CAPABILITIES } from './shopping-capabilities.ts';
 
 const SPEC = 'https://ucp.dev/specification';
 const SCHEMAS = 'https://ucp.dev/schemas/shopping';
@@ -29,7 +30,7 @@ export function businessProfile(baseUrl: string, handlers: readonly PaymentHandl
           mcp: { schema: 'https://ucp.dev/services/shopping/mcp.openrpc.json', endpoint: `${baseUrl}${UCP_MCP_PATH}` },
         },
       },
-      capabilities: DISCOVERY_CAPABILITIES,
+      capabilities: [...DISCOVERY_CAPABILITIES, ...SHOPPING_CAPABILITIES],
     },
     payment: { handlers: publishedHandlers(handlers) },
     signing_keys: signingKeys,

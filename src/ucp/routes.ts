@@ -8,6 +8,8 @@ import { ucpMcpRoute } from './mcp.ts';
 import { asUcpError, ucpOperations } from './operations.ts';
 import type { OperationName, RunOperation } from './operations.ts';
 import { businessProfile } from './profile.ts';
+import { shoppingOperations } from './shopping-operations.ts';
+import { shoppingRoutes } from './shopping-routes.ts';
 import { secretMatches } from './simulation.ts';
 import { publishedSigningKeys } from './signing-keys.ts';
 import type { WebhookDelivery } from './webhooks.ts';
@@ -18,8 +20,8 @@ type BodyKind = 'json' | 'optional' | 'none';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
- * UCP (docs/ucp.md) under BASE_URL: discovery, the REST binding (checkout sessions and orders) and the MCP binding
- * at /ucp/mcp. Every answer, errors included, is UCP's JSON; nothing here answers problem+json.
+ * UCP (docs/ucp.md) under BASE_URL: discovery, the REST binding (checkout sessions and orders; catalog and carts in
+ * shopping-routes.ts) and the MCP binding at /ucp/mcp. Every answer, errors included, is UCP's JSON; nothing here answers problem+json.
  */
 export const ucpRoutes = async (app: FastifyInstance, { deps, delivery }: { deps: AppDeps; delivery: WebhookDelivery }) => {
   const { config, database } = deps;
@@ -48,7 +50,9 @@ export const ucpRoutes = async (app: FastifyInstance, { deps, delivery }: { deps
       if (!secretMatches(request.headers['simulation-secret'], secret)) throw new UcpError(403, 'FORBIDDEN', 'Invalid Simulation Secret');
     }));
   }
-  await app.register(ucpMcpRoute, { deps, run, admit });
+  const shopping = shoppingOperations(deps);
+  await app.register(shoppingRoutes, { deps, run: shopping, admit });
+  await app.register(ucpMcpRoute, { deps, run, shopping, admit });
 };
 
 type Admission = ReturnType<typeof callerAdmission>;

@@ -1,0 +1,19 @@
+import { parseAgent } from './agent-header.ts';
+import type { Agent } from './agent-header.ts';
+import { UcpError } from './errors.ts';
+import { SHOPPING_VERSION } from './shopping-answer.ts';
+
+/**
+ * UCP-Agent for catalog and cart: required, and any version up to theirs. The refusals in 2026-04-08's terms: a
+ * newer version is 422 version_unsupported, a missing or unreadable profile 400 invalid_profile_url.
+ */
+export function shoppingAgent(header: string | string[] | undefined): Agent {
+  try {
+    return parseAgent(header, SHOPPING_VERSION);
+  } catch (error) {
+    if (!(error instanceof UcpError)) throw error;
+    throw error.code === 'VERSION_UNSUPPORTED'
+      ? new UcpError(422, 'VERSION_UNSUPPORTED', error.message)
+      : new UcpError(400, 'INVALID_PROFILE_URL', error.message);
+  }
+}
