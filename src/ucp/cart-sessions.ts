@@ -88,15 +88,16 @@ export async function openCheckoutOf(db: Queryable, cartId: string, now: Date) {
   return session;
 }
 
-/** The cart's lines as the catalog prices them now, in the order they were added. */
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The cart's lines as the catalog prices them now, by product name then slug, as cart.get lists a cart. */
 export async function cartLineRecords(db: Queryable, cartId: string) {
-  const rows = await db.select({ productId: cartItems.productId, quantity: cartItems.quantity }).from(cartItems)
-    .where(eq(cartItems.cartId, cartId)).orderBy(cartItems.addedAt, cartItems.productId);
+  const rows = await db.select({ productId: cartItems.productId, quantity: cartItems.quantity }).from(cartItems).where(eq(cartItems.cartId, cartId));
   const records = rows.length === 0 ? [] : await productRecordsWhere(db, inArray(products.id, rows.map((row) => row.productId)));
   return rows.flatMap((row) => {
     const record = records.find((candidate) => candidate.id === row.productId);
     return record ? [{ record, quantity: row.quantity }] : [];
-  });
+  }).sort((a, b) => byText(a.record.name, b.record.name) || byText(a.record.slug, b.record.slug));
 }
 
 /** The cart as UCP shows it (cart.json), priced now. */
