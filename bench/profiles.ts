@@ -30,6 +30,8 @@ export const TARGETS = {
   toolsListKb: 40,
   /** Server CPU per UCP order (create + complete) at most this many times cart.create + cart.checkout's. */
   ucpVsCart: 3,
+  /** UCP catalog search (POST /catalog/search) req/s against products.search over REST, the same searches, same run. */
+  ucpSearchVsRest: 0.8,
 };
 
 const PROFILES: Record<Profile['name'], Profile> = {
