@@ -461,7 +461,7 @@ export const ucpCheckoutSessions = pgTable('ucp_checkout_sessions', {
 });
 
 /**
- * A UCP cart (docs/ucp.md#carts) over the Butik cart it is: who may use it, what the platform sent beside the
+ * A UCP cart (docs/ucp.md#catalog-and-cart) over the Butik cart it is: who may use it, what the platform sent beside the
  * lines (buyer, context) and when it ends. The lines live in cart_items like any cart's; a canceled or expired
  * UCP cart is not found, and a checkout session made from it takes over the same Butik cart.
  */
