@@ -146,8 +146,10 @@ export async function getCatalogProduct(db: Db, body: unknown, baseUrl: string) 
   const shop = await shopOf(db, baseUrl);
   const messages: Message[] = [];
   const bounds = priceBounds(request.filters, request.context?.currency, shop, messages);
-  const [record] = (await productRecordsByAnyKey(db, [request.id])).filter((candidate) => matchOf(candidate, request.id) !== undefined
-    && inBounds(candidate, bounds));
+  // A variant id names its product before another product's id or handle that happens to spell the same text.
+  const candidates = (await productRecordsByAnyKey(db, [request.id])).filter((candidate) => inBounds(candidate, bounds));
+  const record = candidates.find((candidate) => matchOf(candidate, request.id) === 'exact')
+    ?? candidates.find((candidate) => matchOf(candidate, request.id) !== undefined);
   if (!record) throw new Outcome('not_found', `Product not found: ${request.id}`);
   return { ucp: envelope('dev.ucp.shopping.catalog.lookup'), product: ucpProduct(record, shop), ...(messages.length > 0 ? { messages } : {}) };
 }

@@ -21,17 +21,19 @@ export function matchOf(record: ProductRecord, id: string): InputMatch['match'] 
   return undefined;
 }
 
+/** Image URLs are stored absolute (imports) or as paths under the shop (the demo's own images). */
+const absolute = (url: string, baseUrl: string) => (/^https?:\/\//i.test(url) ? url : new URL(url, baseUrl).href);
+
 /**
  * A Butik product as UCP's product (types/product.json): one variant with the price in the shop currency's minor
- * units and whether it can be bought now; images and the page as absolute URLs. `inputs` marks a lookup's answer.
+ * units and whether it can be bought now; images and the page as absolute URLs, given once on the product (the one
+ * variant is the product). `inputs` marks a lookup's answer.
  */
 export function ucpProduct(record: ProductRecord, shop: Shop, inputs?: readonly InputMatch[]) {
   const price = { amount: record.priceDkk, currency: shop.currency };
   const description = { plain: record.description };
-  const media = record.images.map((image) => ({
-    type: 'image', url: new URL(image.url, shop.baseUrl).href, ...(image.alt ? { alt_text: image.alt } : {}),
-  }));
-  const url = new URL(`/products/${encodeURIComponent(record.slug)}`, shop.baseUrl).href;
+  const media = record.images.map((image) => ({ type: 'image', url: absolute(image.url, shop.baseUrl), ...(image.alt ? { alt_text: image.alt } : {}) }));
+  const url = `${shop.baseUrl}/products/${encodeURIComponent(record.slug)}`;
   const available = record.stock > 0;
   return {
     id: record.id,
@@ -47,10 +49,8 @@ export function ucpProduct(record: ProductRecord, shop: Shop, inputs?: readonly 
       ...(record.sku !== null ? { sku: record.sku } : {}),
       title: record.name,
       description,
-      url,
       price,
       availability: { available, status: available ? 'in_stock' : 'out_of_stock' },
-      ...(media.length > 0 ? { media } : {}),
       ...(inputs ? { inputs } : {}),
     }],
     ...(record.brand ? { tags: [record.brand] } : {}),
