@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
-import { productRecordsByAnyKey, productRecordsById } from '../shop/product-read.ts';
+import { productRecordsByAnyKey, productRecordsByIdList } from '../shop/product-read.ts';
 import type { ProductRecord } from '../shop/product-read.ts';
 import { readSettings } from '../shop/settings.ts';
 import { searchCatalog } from '../tools/products-search.ts';
@@ -101,7 +101,7 @@ export async function searchCatalogProducts(db: Db, body: unknown, baseUrl: stri
     q: query, categorySlugs: categories?.length ? categories : undefined, minPriceOere: bounds.min, maxPriceOere: bounds.max, limit: limit + 1, offset,
   });
   const page = found.slice(0, limit);
-  const records = new Map((await productRecordsById(db, page.map((summary) => summary.id))).map((record) => [record.id, record]));
+  const records = new Map((await productRecordsByIdList(db, page.map((summary) => summary.id))).map((record) => [record.id, record]));
   const next = offset + limit;
   const hasNext = found.length > limit && next <= MAX_OFFSET;
   return {
