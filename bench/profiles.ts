@@ -32,6 +32,8 @@ export const TARGETS = {
   ucpVsCart: 3,
   /** Every console page, rendered for a signed-in owner on the bench catalog (p95 of sequential requests). */
   adminPageMs: 100,
+  /** UCP catalog search (POST /catalog/search) req/s against products.search over REST, the same searches, same run. */
+  ucpSearchVsRest: 0.8,
 };
 
 const PROFILES: Record<Profile['name'], Profile> = {

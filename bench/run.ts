@@ -3,7 +3,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { CATALOG, REPO_ROOT } from './catalog.ts';
+import { CATALOG, REPO_ROOT, SEARCH_TERMS } from './catalog.ts';
 import { auditCheckout, checkoutOnBaseline, plentifulSlugs, prepareCheckout, restartCheckout, restoreCatalogStock } from './checkout.ts';
 import { benchDatabaseUrl, prepareDatabase } from './database.ts';
 import { startLoadGenerator } from './load.ts';
@@ -19,7 +19,7 @@ import type { BenchResult, ScenarioResult } from './report.ts';
 import { adminPageTimes } from './admin-pages.ts';
 import { targetsFor } from './targets.ts';
 import {
-  mcpCall, ordersListBodies, plainPaging, productSlugs, searchWithFilters, searchWithQ, toolCall,
+  mcpCall, ordersListBodies, plainPaging, productSlugs, searchWithFilters, searchWithQ, ucpSearchCall, ucpSearchWithQ, toolCall,
 } from './scenarios.ts';
 import { catalogMatches, seedCatalog } from './seed-catalog.ts';
 import { startBaseline, startButik } from './servers.ts';
@@ -51,7 +51,8 @@ const profile: Profile = profileFor(values);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 /** `fastify`: the same requests to a bare Fastify app with the same statement, beside the node:http baseline. */
-type Scenario = { name: string; label: string; butik: HttpRequest[]; baseline?: HttpRequest[]; fastify?: HttpRequest[]; notAvailable?: string };
+/** `ucp`: Butik's side runs on the second server, the one with UCP on. */
+type Scenario = { name: string; label: string; butik: HttpRequest[]; baseline?: HttpRequest[]; fastify?: HttpRequest[]; ucp?: boolean; notAvailable?: string };
 type Measure = { rate?: number; connections?: number; durationS?: number };
 
 function realErrors(name: string, result: LoadResult): string[] {
@@ -140,11 +141,15 @@ async function main(): Promise<number> {
       },
       { name: 'products_get_auth', label: 'products.get (API key)', butik: slugs.map((slug) => toolCall('products.get', { slug }, key)) },
       { name: 'mcp_search', label: 'MCP tools/call products.search', butik: searchWithQ().map((args) => mcpCall('products.search', args)) },
+      { name: 'ucp_search', label: 'UCP catalog search (POST /catalog/search)', butik: ucpSearchWithQ(), ucp: true },
     ];
     if (profile.ordersList) {
       scenarios.push({ name: 'orders_list', label: 'orders.list (API key)', butik: ordersListBodies().map((body) => toolCall('orders.list', body, key)) });
     }
     if (only) scenarios.splice(0, scenarios.length, ...scenarios.filter((s) => only.includes(s.name)));
+    // UCP catalog search needs UCP on; the first server keeps it off (its tools/list is the one the footprint measures).
+    const ucpServer = scenarios.some((s) => s.ucp) ? await startButik(url, { env: { BUTIK_UCP_MODE: 'test' } }) : undefined;
+    if (ucpServer) servers.push(ucpServer);
 
     log('checking every scenario request against the baseline and MCP against REST');
     for (const scenario of scenarios) {
@@ -152,6 +157,10 @@ async function main(): Promise<number> {
         const check = await checkMcp(butik.url, searchWithQ().map((args) => ({ mcp: mcpCall('products.search', args), rest: toolCall('products.search', args) })));
         if (check.state === 'unavailable') scenario.notAvailable = `/api/mcp: ${check.reason}`;
         if (check.state === 'broken') result.errors.push(`MCP: ${check.reason}`);
+        continue;
+      }
+      if (scenario.name === 'ucp_search' && ucpServer) {
+        result.errors.push(...await checkUcpSearch(butik.url, ucpServer.url));
         continue;
       }
       if (scenario.name === 'orders_list') {
@@ -187,7 +196,7 @@ async function main(): Promise<number> {
     for (const [round, order] of rounds.entries()) {
       for (const scenario of order) {
         const so = measured.get(scenario.name) ?? {};
-        const butikRun = await measure(`${scenario.name} (Butik, round ${round + 1})`, butik, scenario.butik, { durationS: half });
+        const butikRun = await measure(`${scenario.name} (Butik, round ${round + 1})`, scenario.ucp && ucpServer ? ucpServer : butik, scenario.butik, { durationS: half });
         so.butik = so.butik ? mergeRuns(so.butik, butikRun) : butikRun;
         if (scenario.baseline) {
           const baselineRun = await measure(`${scenario.name} (baseline, round ${round + 1})`, baseline, scenario.baseline, { durationS: half });
@@ -301,6 +310,8 @@ async function main(): Promise<number> {
       fastifyVsBaseline: ratio(byName('products_get')?.fastify, byName('products_get')?.baseline),
       /** Cost of one MCP call in units of one REST call (REST req/s ÷ MCP req/s). */
       mcpVsRest: ratio(searchQ, mcp),
+      /** UCP catalog search req/s as a multiple of products.search's, the same searches. */
+      ucpSearchVsRest: ratio(byName('ucp_search')?.butik, searchQ),
       /** Cost of an authenticated call in units of an anonymous one. */
       authVsAnon: ratio(get, getAuth),
       /** Orders/s against the baseline running the same statements for the same shoppers. */
@@ -352,6 +363,23 @@ function perOrder(run: LoadResult): number | undefined {
   const orders = run.checkout?.orders ?? 0;
   if (run.serverCpuMsPerRequest === undefined || orders === 0) return undefined;
   return Math.round(((run.serverCpuMsPerRequest * run.requests) / orders) * 1000) / 1000;
+}
+
+/**
+ * UCP catalog search must find what products.search finds, in its order: the same search behind another face.
+ */
+async function checkUcpSearch(restUrl: string, ucpUrl: string): Promise<string[]> {
+  const errors: string[] = [];
+  for (const [index, q] of SEARCH_TERMS.entries()) {
+    const rest = await send(restUrl, toolCall('products.search', searchWithQ()[index]));
+    const ucp = await send(ucpUrl, ucpSearchCall(q));
+    const restIds = ((rest.body as { result?: Array<{ id: string }> }).result ?? []).map((p) => p.id);
+    const ucpIds = ((ucp.body as { products?: Array<{ id: string }> }).products ?? []).map((p) => p.id);
+    if (ucp.status !== 200 || JSON.stringify(restIds) !== JSON.stringify(ucpIds)) {
+      errors.push(`ucp_search "${q}": ${ucp.status}, ${ucpIds.length} products against products.search's ${restIds.length}, or another order`);
+    }
+  }
+  return errors;
 }
 
 /**

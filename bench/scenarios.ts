@@ -32,6 +32,17 @@ export function mcpCall(tool: string, args: unknown, key?: string): HttpRequest 
 
 export const searchWithQ = () => SEARCH_TERMS.map((q) => ({ q, limit: PAGE_SIZE }));
 
+/** The same searches as UCP catalog search (docs/ucp.md#catalog-and-cart) on a server with UCP on. */
+export function ucpSearchCall(q: string): HttpRequest {
+  return {
+    method: 'POST',
+    path: '/catalog/search',
+    headers: { ...JSON_HEADERS, 'ucp-agent': 'profile="https://platform.example/profile"' },
+    body: JSON.stringify({ query: q, pagination: { limit: PAGE_SIZE } }),
+  };
+}
+export const ucpSearchWithQ = () => SEARCH_TERMS.map(ucpSearchCall);
+
 /** Each filter alone and in combination; exact values from the shared catalog. */
 export function searchWithFilters(catalog: Catalog) {
   const [brandA = 'Lindberg', brandB = 'Ray-Ban'] = ['Lindberg', 'Ray-Ban'].filter((b) => catalog.brands.includes(b));

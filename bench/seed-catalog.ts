@@ -97,7 +97,7 @@ export async function seedCatalog(url: string, catalog: Catalog, options: SeedOp
 /** The catalog (and orders) through a connection of either kind; the embedded footprint seeds PGlite with it. */
 export async function fillCatalog(client: SqlClient, catalog: Catalog, options: SeedOptions): Promise<void> {
   await client.query('set synchronous_commit = off');
-  await client.query(`truncate table ucp_webhook_outbox, ucp_payment_actions, ucp_orders, ucp_checkout_sessions, order_items, orders, cart_items,
+  await client.query(`truncate table ucp_webhook_outbox, ucp_payment_actions, ucp_orders, ucp_checkout_sessions, ucp_carts, order_items, orders, cart_items,
     carts, products, categories, discounts, audit_entries, idempotency_keys, api_keys`);
 
   const categoryIds = new Map(catalog.categories.map((c, i) => [c.slug, categoryId(i)]));

@@ -24,6 +24,12 @@ export function targetsFor(result: BenchResult, profile: Profile): Target[] {
       measured: halfRate ? `${halfRate.ratio}× (${halfRate.butik} ms against ${halfRate.baseline} ms)` : 'not measured',
       met: met(halfRate?.ratio, (v) => v <= TARGETS.halfRateP99VsBaseline),
     },
+    {
+      name: 'UCP catalog search req/s vs products.search over REST',
+      target: `≥ ${TARGETS.ucpSearchVsRest}×`,
+      measured: fmt(r.ucpSearchVsRest, '×'),
+      met: met(r.ucpSearchVsRest, (v) => v >= TARGETS.ucpSearchVsRest),
+    },
     { name: 'MCP call cost vs REST', target: `≤ ${TARGETS.mcpVsRest}×`, measured: fmt(r.mcpVsRest, '×'), met: met(r.mcpVsRest, (v) => v <= TARGETS.mcpVsRest) },
     { name: 'authenticated call cost vs anonymous', target: `≤ ${TARGETS.authVsAnon}×`, measured: fmt(r.authVsAnon, '×'), met: met(r.authVsAnon, (v) => v <= TARGETS.authVsAnon) },
     {

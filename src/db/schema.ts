@@ -480,6 +480,24 @@ export const ucpCheckoutSessions = pgTable('ucp_checkout_sessions', {
   updatedAt: updatedAt(),
 });
 
+/**
+ * A UCP cart (docs/ucp.md#catalog-and-cart) over the Butik cart it is: who may use it, what the platform sent beside the
+ * lines (buyer, context) and when it ends. The lines live in cart_items like any cart's; a canceled or expired
+ * UCP cart is not found, and a checkout session made from it takes over the same Butik cart.
+ */
+export const ucpCarts = pgTable('ucp_carts', {
+  cartId: text('cart_id').primaryKey().references(() => carts.id, { onDelete: 'cascade' }),
+  /** The platform's profile URL from UCP-Agent. */
+  platform: text('platform').notNull(),
+  /** BUTIK_UCP_AUTH=key: the key that created the cart; only it may use the cart. */
+  keyId: text('key_id'),
+  buyer: jsonb('buyer').$type<Record<string, unknown>>(),
+  context: jsonb('context').$type<Record<string, unknown>>(),
+  canceledAt: at('canceled_at'),
+  expiresAt: at('expires_at').notNull(),
+  createdAt: createdAt(),
+});
+
 /** The UCP order document of an order placed through UCP: expectations, events and adjustments as UCP shows them. */
 export const ucpOrders = pgTable('ucp_orders', {
   orderId: text('order_id').primaryKey().references(() => orders.id, { onDelete: 'cascade' }),

@@ -89,6 +89,36 @@ export function productRecordsBySkuOrSlug(db: Queryable, keys: readonly string[]
   return productRecordsWhere(db, and(productIsVisible, or(inArray(products.sku, [...keys]), inArray(products.slug, [...keys]))));
 }
 
+function prepareByIds(db: Queryable) {
+  return productRecordQuery(db)
+    .where(and(sql`${products.id} = any(${sql.placeholder('ids')}::text[])`, productIsVisible))
+    .prepare('product_records_by_ids');
+}
+
+const byIds = new WeakMap<Queryable, ReturnType<typeof prepareByIds>>();
+
+/**
+ * productRecordsById for a hot path (UCP catalog search reads a page of results with it): one prepared statement
+ * per database handle, the ids bound as one array, so no request builds SQL.
+ */
+export async function productRecordsByIdList(db: Queryable, ids: readonly string[]): Promise<ProductRecord[]> {
+  let query = byIds.get(db);
+  if (query === undefined) {
+    query = prepareByIds(db);
+    byIds.set(db, query);
+  }
+  return (await query.execute({ ids: [...ids] })).map(toProductRecord);
+}
+
+/**
+ * Visible products of visible categories that `keys` name by id, SKU or slug: a catalog lookup that takes any of
+ * a product's identifiers (UCP's lookup_catalog and get_product).
+ */
+export function productRecordsByAnyKey(db: Queryable, keys: readonly string[]): Promise<ProductRecord[]> {
+  const named = or(inArray(products.id, [...keys]), inArray(products.sku, [...keys]), inArray(products.slug, [...keys]));
+  return productRecordsWhere(db, and(productIsVisible, categoryIsVisible, named));
+}
+
 /**
  * A visible product of a visible category by slug: products.get's one read, a hot path, so a named prepared
  * statement built once per database handle.

@@ -3,7 +3,8 @@ import { money } from '../schema/common.ts';
 import { ProductSummary } from '../schema/product.ts';
 import { defineTool, readOnly } from './define-tool.ts';
 import { searchFilters, searchStatements } from './search-query.ts';
-import type { BoundFilters } from './search-query.ts';
+import type { BoundFilters, SearchFilters } from './search-query.ts';
+import type { ToolContext } from '../context.ts';
 import { RELEVANCE_CLASSES, relevanceValues } from './search-relevance.ts';
 
 const Filter = z.string().min(1).max(200);
@@ -38,7 +39,7 @@ export const SearchInput = z.strictObject({
   limit: z.int().min(1).max(100).default(20).meta({ description: 'Page size, 1..100.' }),
   offset: z.int().min(0).max(10_000).default(0).meta({ description: 'Matching products to skip, 0..10000.' }),
 });
-type Search = z.output<typeof SearchInput>;
+export type Search = z.output<typeof SearchInput>;
 type Summary = z.output<typeof ProductSummary>;
 
 type Window = { offset: number; limit: number };
@@ -100,6 +101,20 @@ async function searchByRelevance(search: Bound, input: Search): Promise<Summary[
   return found;
 }
 
+/**
+ * The search itself, for products.search and for every other face that searches the catalog (UCP's catalog
+ * search): one implementation, so relevance, the English words and the filters mean the same everywhere.
+ */
+export function searchCatalog(db: ToolContext['db'], input: Search & SearchFilters): Promise<Summary[]> {
+  const statements = searchStatements(db);
+  const filters = searchFilters(input);
+  const relevance = input.q === undefined ? undefined : relevanceValues(input.q);
+  if (relevance === undefined) {
+    return statements.page(filters).execute({ ...filters.values, limit: input.limit, offset: input.offset });
+  }
+  return searchByRelevance({ statements, filters, values: { ...filters.values, ...relevance } }, input);
+}
+
 export const searchProducts = defineTool({
   name: 'products.search',
   description: 'Search the visible catalog, which is written in Danish (English shop words in q and in the colour '
@@ -111,13 +126,5 @@ export const searchProducts = defineTool({
   annotations: readOnly('Search products'),
   input: SearchInput.meta({ examples: [{ q: 'solbriller', frameColor: 'sort', maxPriceOere: 150000, limit: 10 }] }),
   output: z.array(ProductSummary),
-  handler(input, { db }) {
-    const statements = searchStatements(db);
-    const filters = searchFilters(input);
-    const relevance = input.q === undefined ? undefined : relevanceValues(input.q);
-    if (relevance === undefined) {
-      return statements.page(filters).execute({ ...filters.values, limit: input.limit, offset: input.offset });
-    }
-    return searchByRelevance({ statements, filters, values: { ...filters.values, ...relevance } }, input);
-  },
+  handler: (input, { db }) => searchCatalog(db, input),
 });

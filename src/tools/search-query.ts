@@ -21,6 +21,8 @@ const UNNAMED = '';
 /** What the filters of products.search read; SearchInput's output satisfies it. */
 export type SearchFilters = {
   categorySlug?: string | undefined;
+  /** Any of these category slugs (UCP's category filter); not an input of products.search itself. */
+  categorySlugs?: readonly string[] | undefined;
   brand?: string | undefined;
   frameColor?: string | undefined;
   lensColor?: string | undefined;
@@ -60,6 +62,10 @@ export function searchFilters(input: SearchFilters): BoundFilters {
   // A scalar subquery, not a join condition: the planner then walks products_category_idx in sort order.
   if (input.categorySlug !== undefined) {
     add('categorySlug', sql`${products.categoryId} = (select ${categories.id} from ${categories} where ${categories.slug} = lower(${p('categorySlug')}))`, input.categorySlug);
+  }
+  if (input.categorySlugs !== undefined) {
+    add('categorySlugs', sql`${products.categoryId} in (select ${categories.id} from ${categories} where ${categories.slug} = any(${p('categorySlugs')}::text[]))`,
+      input.categorySlugs.map((slug) => slug.toLowerCase()));
   }
   if (input.brand !== undefined) add('brand', sql`lower(${products.brand}) = lower(${p('brand')})`, input.brand);
   for (const [name, column] of [['frameColor', products.frameColor], ['lensColor', products.lensColor]] as const) {

@@ -46,5 +46,5 @@ export function errorBody(error: UcpError): UcpErrorBody {
   };
 }
 
-export const notFound = (what: 'Checkout session' | 'Order') => new UcpError(404, 'RESOURCE_NOT_FOUND', `${what} not found`);
+export const notFound = (what: 'Checkout session' | 'Order' | 'Cart') => new UcpError(404, 'RESOURCE_NOT_FOUND', `${what} not found`);
 export const invalidRequest = (message: string, options: UcpErrorOptions = {}) => new UcpError(400, 'INVALID_REQUEST', message, options);

@@ -11,6 +11,8 @@ import type { callerAdmission, UcpCaller } from './caller.ts';
 import { errorBody, UcpError } from './errors.ts';
 import { rpcError, UCP_TOOL_LISTING, UCP_TOOL_NAMES } from './mcp-tools.ts';
 import type { OperationName, RunOperation } from './operations.ts';
+import { callShoppingTool, isShoppingTool, SHOPPING_TOOL_LISTING } from './shopping-mcp.ts';
+import type { RunShopping } from './shopping-operations.ts';
 import type { VerifyRequest } from './verify-request.ts';
 
 export const UCP_MCP_PATH = '/ucp/mcp';
@@ -105,7 +107,7 @@ function sendUcpError(reply: FastifyReply, error: UcpError, headers: Record<stri
  */
 export const ucpMcpRoute = async (
   app: FastifyInstance,
-  { deps, run, admit, verify }: { deps: AppDeps; run: RunOperation; admit: ReturnType<typeof callerAdmission>; verify: VerifyRequest },
+  { deps, run, shopping, admit, verify }: { deps: AppDeps; run: RunOperation; shopping: RunShopping; admit: ReturnType<typeof callerAdmission>; verify: VerifyRequest },
 ) => {
   mountMcp<CallContext>(app, {
     path: UCP_MCP_PATH,
@@ -137,12 +139,16 @@ export const ucpMcpRoute = async (
     },
     server(context) {
       const mcp = new McpServer({ name: 'butik-ucp', title: 'Butik UCP checkout', version: NEWEST_VERSION }, {
-        instructions: 'UCP checkout tools (2026-04-08, 2026-01-23, 2026-01-11). Name your platform profile in every call\'s '
-          + 'arguments.meta["ucp-agent"].profile. Amounts are integers in the minor unit of the checkout currency.',
+        instructions: 'UCP checkout tools (2026-04-08, 2026-01-23, 2026-01-11) and 2026-04-08 catalog and cart tools '
+          + '(search_catalog, lookup_catalog, get_product, *_cart). Name your platform profile in every call\'s '
+          + 'arguments.meta["ucp-agent"].profile. Amounts are integers in the minor unit of the shop currency.',
       });
       mcp.server.registerCapabilities({ tools: { listChanged: false } });
-      mcp.server.setRequestHandler('tools/list', () => ({ tools: UCP_TOOL_LISTING }));
-      mcp.server.setRequestHandler('tools/call', (request) => callTool(run, request, context));
+      mcp.server.setRequestHandler('tools/list', () => ({ tools: [...UCP_TOOL_LISTING, ...SHOPPING_TOOL_LISTING] }));
+      mcp.server.setRequestHandler('tools/call', (request) => {
+        const { name } = request.params;
+        return isShoppingTool(name) ? callShoppingTool(shopping, name, request, context) : callTool(run, request, context);
+      });
       return mcp;
     },
   });

@@ -8,6 +8,7 @@ import { isStorableText, unstorableTextErrors } from '../schema/storable-text.ts
 import type { AppDeps } from '../deps.ts';
 import type { Agent } from './agent-header.ts';
 import type { UcpCaller } from './caller.ts';
+import { CheckoutFromCart, checkoutFromCart } from './cart-checkout.ts';
 import { completeSession } from './complete.ts';
 import { notFound, UcpError } from './errors.ts';
 import { negotiateVersion } from './negotiation.ts';
@@ -78,7 +79,11 @@ export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles
   const operations: Record<OperationName, Operation> = {
     create_checkout: {
       writes: true,
+      // With cart_id, the cart's contents start the session (cart-checkout.ts).
       async run({ agent, body, settings, edge }) {
+        if (body.cart_id !== undefined) {
+          return { status: 201, kind: 'checkout', body: await checkoutFromCart(db, parse(CheckoutFromCart, body), agent.profile, settings) };
+        }
         const request = parse(edge.version === '2026-01-11' ? CreateCheckoutWithCurrency : CreateCheckout, body);
         return { status: 201, kind: 'checkout', body: await createSession(db, request, agent.profile, settings) };
       },

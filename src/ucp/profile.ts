@@ -6,6 +6,7 @@ import { CHECKOUT_CAPABILITY, CHECKOUT_EXTENSIONS, handlerRegistry, ORDER_CAPABI
 import type { PublicJwk } from './signing-keys.ts';
 import { servedVersions, usesRegistries } from './versions.ts';
 import type { UcpVersion } from './versions.ts';
+import { SHOPPING_CAPABILITIES } from './shopping-capabilities.ts';
 
 /** Where the profile of an older version is published: beside /.well-known/ucp, as overview.md's example has it. */
 export const VERSIONED_PROFILE_PATH = '/.well-known/ucp/:version';
@@ -35,6 +36,7 @@ export const PUBLISHED_CAPABILITIES: readonly PublishedCapability[] = [
     return { name, spec: short.replace('_', '-'), schema: `shopping/${short}.json`, extends: CHECKOUT_CAPABILITY, since: '2026-01-11' as const };
   }),
   IDENTITY_LINKING_CAPABILITY,
+  ...SHOPPING_CAPABILITIES,
 ];
 
 type ProfileInputs = {

@@ -12,6 +12,8 @@ import { platformProfiles } from './platform-profile.ts';
 import { businessProfile, VERSIONED_PROFILE_PATH } from './profile.ts';
 import { presentError } from './shapes.ts';
 import { signAnswers } from './sign-responses.ts';
+import { shoppingOperations } from './shopping-operations.ts';
+import { shoppingRoutes } from './shopping-routes.ts';
 import { secretMatches } from './simulation.ts';
 import { publishedSigningKeys, signingKeySource } from './signing-keys.ts';
 import { requestVerifier } from './verify-request.ts';
@@ -26,8 +28,8 @@ type BodyKind = 'json' | 'optional' | 'none';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
- * UCP (docs/ucp.md) under BASE_URL: discovery, the REST binding (checkout sessions and orders) and the MCP binding
- * at /ucp/mcp. Every answer, errors included, is UCP's JSON; nothing here answers problem+json.
+ * UCP (docs/ucp.md) under BASE_URL: discovery, the REST binding (checkout sessions and orders; catalog and carts in
+ * shopping-routes.ts) and the MCP binding at /ucp/mcp. Every answer, errors included, is UCP's JSON; nothing here answers problem+json.
  */
 export const ucpRoutes = async (
   app: FastifyInstance, { deps, delivery, linking }: { deps: AppDeps; delivery: WebhookDelivery; linking?: BuyerLinking },
@@ -71,7 +73,9 @@ export const ucpRoutes = async (
       if (!secretMatches(request.headers['simulation-secret'], secret)) throw new UcpError(403, 'FORBIDDEN', 'Invalid Simulation Secret');
     }));
   }
-  await app.register(ucpMcpRoute, { deps, run, admit, verify });
+  const shopping = shoppingOperations(deps);
+  await app.register(shoppingRoutes, { deps, run: shopping, admit, verify });
+  await app.register(ucpMcpRoute, { deps, run, shopping, admit, verify });
 };
 
 type Admission = ReturnType<typeof callerAdmission>;

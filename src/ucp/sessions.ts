@@ -109,32 +109,37 @@ function storablePayment(payment: CreateCheckout['payment']): Record<string, unk
 
 export async function createSession(db: Db, request: CreateCheckout, platform: string, settings: WriteSettings) {
   return db.transaction(async (tx) => {
-    const lines = await resolveLines(tx, request.line_items, request.currency);
-    const currency = request.currency ?? (await readSettings(tx)).currency;
-    const now = settings.now;
-    const [cart] = await tx.insert(carts).values({ createdAt: now, updatedAt: now }).returning({ id: carts.id });
+    const [cart] = await tx.insert(carts).values({ createdAt: settings.now, updatedAt: settings.now }).returning({ id: carts.id });
     if (!cart) throw new Error('cart insert returned no row');
-    await syncCart(tx, cart.id, lines);
-    const [session] = await tx.insert(ucpCheckoutSessions).values({
-      cartId: cart.id,
-      platform,
-      keyId: settings.caller.keyId,
-      status: 'incomplete',
-      currency,
-      lineItems: lines,
-      buyer: request.buyer ?? null,
-      context: request.context ?? null,
-      signals: request.signals ?? null,
-      fulfillment: await nextFulfillment(tx, null, request.fulfillment, request.buyer, settings),
-      discountCodes: request.discounts?.codes ?? null,
-      payment: storablePayment(request.payment),
-      expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
-      createdAt: now,
-      updatedAt: now,
-    }).returning();
-    if (!session) throw new Error('session insert returned no row');
-    return answer(tx, session, settings);
+    return createSessionOnCart(tx, cart.id, request, platform, settings);
   });
+}
+
+/** A new session over an open Butik cart, its lines replaced by the request's: a new cart, or a UCP cart converted. */
+export async function createSessionOnCart(tx: Queryable, cartId: string, request: CreateCheckout, platform: string, settings: WriteSettings) {
+  const lines = await resolveLines(tx, request.line_items, request.currency);
+  const currency = request.currency ?? (await readSettings(tx)).currency;
+  const now = settings.now;
+  await syncCart(tx, cartId, lines);
+  const [session] = await tx.insert(ucpCheckoutSessions).values({
+    cartId,
+    platform,
+    keyId: settings.caller.keyId,
+    status: 'incomplete',
+    currency,
+    lineItems: lines,
+    buyer: request.buyer ?? null,
+    context: request.context ?? null,
+    signals: request.signals ?? null,
+    fulfillment: await nextFulfillment(tx, null, request.fulfillment, request.buyer, settings),
+    discountCodes: request.discounts?.codes ?? null,
+    payment: storablePayment(request.payment),
+    expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+    createdAt: now,
+    updatedAt: now,
+  }).returning();
+  if (!session) throw new Error('session insert returned no row');
+  return answer(tx, session, settings);
 }
 
 export async function updateSession(db: Db, id: string, request: UpdateCheckout, settings: WriteSettings) {

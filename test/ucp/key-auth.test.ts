@@ -54,6 +54,21 @@ describe('BUTIK_UCP_AUTH=key', () => {
     expect(doc['x-service-supported-scopes'].at(-1)).toBe('ucp:checkout');
     expect(doc.paths['/checkout-sessions'].post.security).toEqual([{ bearerAuth: ['ucp:checkout'] }]);
   });
+
+  it('keeps a cart to the key that made it, and its checkout with it; without a key a cart is 401', async () => {
+    const cart = { line_items: [{ item: { id: 'pot_ceramic' }, quantity: 1 }] };
+    const none = await ucp(t, 'POST', '/carts', cart);
+    expect(none.status).toBe(401);
+    expect(none.body).toMatchObject({ ucp: { status: 'error' }, messages: [{ code: 'unauthorized' }] });
+    const created = await ucp(t, 'POST', '/carts', cart, { 'x-api-key': buyer });
+    expect(created.status).toBe(201);
+    const foreign = await ucp(t, 'GET', `/carts/${created.body.id}`, undefined, { 'x-api-key': other });
+    expect(foreign).toMatchObject({ status: 200, body: { ucp: { status: 'error' }, messages: [{ code: 'not_found' }] } });
+    expect((await ucp(t, 'POST', '/checkout-sessions', { cart_id: created.body.id }, { 'x-api-key': other })).status).toBe(404);
+    const session = await ucp(t, 'POST', '/checkout-sessions', { cart_id: created.body.id }, { 'x-api-key': buyer });
+    expect(session.status).toBe(201);
+    expect((await ucp(t, 'GET', `/checkout-sessions/${session.body.id}`, undefined, { 'x-api-key': other })).status).toBe(404);
+  });
 });
 
 describe('BUTIK_UCP_AUTH=key under the preauth rate limit', () => {

@@ -1,0 +1,73 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { decodeJsonBody } from '../edge/json-body.ts';
+import type { AppDeps } from '../deps.ts';
+import type { callerAdmission } from './caller.ts';
+import { UcpError } from './errors.ts';
+import { asUcpError } from './operations.ts';
+import { transportErrorBody } from './shopping-answer.ts';
+import type { ShoppingCapability } from './shopping-answer.ts';
+import { shoppingAgent } from './shopping-agent.ts';
+import type { RunShopping, ShoppingOperationName } from './shopping-operations.ts';
+import type { VerifyRequest } from './verify-request.ts';
+
+type IdRequest = FastifyRequest<{ Params: { id?: string } }>;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+const CAPABILITY: Record<ShoppingOperationName, ShoppingCapability> = {
+  search_catalog: 'dev.ucp.shopping.catalog.search',
+  lookup_catalog: 'dev.ucp.shopping.catalog.lookup',
+  get_product: 'dev.ucp.shopping.catalog.lookup',
+  create_cart: 'dev.ucp.shopping.cart',
+  get_cart: 'dev.ucp.shopping.cart',
+  update_cart: 'dev.ucp.shopping.cart',
+  cancel_cart: 'dev.ucp.shopping.cart',
+};
+
+/**
+ * The REST binding of catalog and cart (catalog/rest.md, cart-rest.md) beside the checkout routes: the same `ucp`
+ * rate limit per IP, UCP-Agent, the request signature, the same admission (key mode: a key with ucp:checkout) and body cap.
+ */
+export const shoppingRoutes = async (
+  app: FastifyInstance,
+  { deps, run, admit, verify }: { deps: AppDeps; run: RunShopping; admit: ReturnType<typeof callerAdmission>; verify: VerifyRequest },
+) => {
+  const route = (operation: ShoppingOperationName, withBody: boolean) => async (request: IdRequest, reply: FastifyReply) => {
+    reply.header('cache-control', 'no-store');
+    try {
+      const limit = await deps.gate.limiter.consume('ucp', request.ip);
+      if (limit.exceeded) {
+        throw new UcpError(429, 'RATE_LIMITED', `Too many requests; retry in ${limit.resetSeconds} seconds.`, { retryAfter: limit.resetSeconds });
+      }
+      const agent = shoppingAgent(request.headers['ucp-agent']);
+      await verify(request);
+      const caller = await admit(request.ip, request.headers);
+      const key = request.headers['idempotency-key'];
+      const answer = await run({
+        operation,
+        id: request.params.id ?? '',
+        agent,
+        caller,
+        body: withBody ? decodeJsonBody(request) : {},
+        idempotencyKey: typeof key === 'string' && key.trim() !== '' ? key.trim() : undefined,
+        log: request.log,
+      });
+      if (answer.retryAfter !== undefined) reply.header('retry-after', String(answer.retryAfter));
+      return reply.code(answer.status).type(JSON_TYPE).send(answer.text);
+    } catch (error) {
+      const failure = asUcpError(error);
+      if (failure.status >= 500) request.log.error({ err: error }, 'ucp: request failed');
+      if (failure.options.retryAfter !== undefined) reply.header('retry-after', String(failure.options.retryAfter));
+      if (failure.options.challenge !== undefined) reply.header('www-authenticate', failure.options.challenge);
+      return reply.code(failure.status).type(JSON_TYPE).send(JSON.stringify(transportErrorBody(CAPABILITY[operation], failure)));
+    }
+  };
+
+  app.post('/catalog/search', route('search_catalog', true));
+  app.post('/catalog/lookup', route('lookup_catalog', true));
+  app.post('/catalog/product', route('get_product', true));
+  app.post('/carts', route('create_cart', true));
+  app.get('/carts/:id', route('get_cart', false));
+  app.put('/carts/:id', route('update_cart', true));
+  app.post('/carts/:id/cancel', route('cancel_cart', false));
+};
