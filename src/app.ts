@@ -28,11 +28,7 @@ import { createOAuthServer } from './oauth/server.ts';
 import type { AppDeps } from './deps.ts';
 import { siteRoutes } from './site/routes.ts';
 import { ucpOpenApi } from './ucp/openapi.ts';
-import { ucpRoutes } from './ucp/routes.ts';
-import { paymentActions } from './ucp/payment-actions.ts';
-import { feedOrderEvents } from './ucp/order-feed.ts';
 import { webhookTools } from './ucp/webhook-tools.ts';
-import { webhookDelivery } from './ucp/webhooks.ts';
 import type { AnyTool } from './tools/define-tool.ts';
 import type { ToolRuntime } from './tools/invoke.ts';
 import { ALL_TOOLS, buildRegistry } from './tools/registry.ts';
@@ -147,14 +143,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
   }
   void app.register(oauthRoutes, { deps, oauth, masterKey: options.masterKey });
   void app.register(adminRoutes, { deps, masterKey: options.masterKey });
-  if (config.ucp.mode !== 'off') {
-    feedOrderEvents(events);
-    const delivery = webhookDelivery({
-      db: database.db, policy: config.ucp.mode, log: app.log, baseUrl: () => baseUrl, clock, ...options.webhookTiming,
+  const { mode } = config.ucp;
+  if (mode !== 'off') {
+    // Loaded only while UCP is on: an idle shop without it never reads the module (scripts/build.mjs).
+    void app.register(async (scope) => {
+      const { ucpFace } = await import('./ucp/face.ts');
+      await ucpFace(scope, { deps, policy: mode, events, clock, ...(options.webhookTiming ? { timing: options.webhookTiming } : {}) });
     });
-    const payments = paymentActions({ db: database.db, log: app.log, clock, ...options.webhookTiming });
-    app.addHook('onClose', async () => { await Promise.all([delivery.close(), payments.close()]); });
-    void app.register(ucpRoutes, { deps, delivery });
   }
   return app;
 }

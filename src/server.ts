@@ -34,11 +34,15 @@ export async function openConfiguredDatabase(config: Config): Promise<Database> 
 
 /** Opens the database, migrates, listens, seeds an empty store. `butik serve` and `npm start`. */
 export async function startServer(config: Config): Promise<RunningServer> {
+  // Loaded here, not at the top: the CLI's offline commands (keys, import, migrate) open the database through
+  // this module and need none of the HTTP stack. Asked for before the database opens, so that reading and
+  // compiling the HTTP stack overlaps the embedded engine's start, which waits on its files and WebAssembly.
+  const appModule = import('./app.ts');
+  // A database that fails to open ends the start before appModule is awaited; its own failure then is moot.
+  appModule.catch(() => undefined);
   const database = await openConfiguredDatabase(config);
   const master = resolveMasterKey(config.masterKey, config.dataDir);
-  // Loaded here, not at the top: the CLI's offline commands (keys, import, migrate) open the database through
-  // this module and need none of the HTTP stack, whose OAuth library also warns on Node 20 when loaded.
-  const { buildApp } = await import('./app.ts');
+  const { buildApp } = await appModule;
   const app = buildApp({ config, database, masterKey: master.key });
   // With PORT=0 the base URL (problem types, the demo seed's image URLs) is known only once listening.
   // Requests that arrive before the seed is written wait for it instead of seeing an empty store.

@@ -6,7 +6,7 @@ import { ToolError } from '../errors/tool-error.ts';
 import { sweepExpiredRecords } from './adapter.ts';
 import { renderEndedPage } from './consent-page.ts';
 import { consentRoutes } from './consent-routes.ts';
-import { OAUTH_PREFIX } from './provider.ts';
+import { OAUTH_PREFIX } from './names.ts';
 import { REGISTRATION_BODY_LIMIT, checkRegistration } from './registration.ts';
 import { PROTECTED_RESOURCE_PATHS, resourceUrl } from './resources.ts';
 import type { ResourcePath } from './resources.ts';

@@ -3,7 +3,7 @@ import { OAUTH_KEY_PREFIX } from '../access/actor.ts';
 import type { Actor } from '../access/actor.ts';
 import { Scope } from '../access/scopes.ts';
 import type { Db } from '../db/client.ts';
-import { createProvider } from './provider.ts';
+import { lazy } from '../edge/lazy.ts';
 
 export type TokenCheck =
   | { ok: true; actor: Actor }
@@ -23,11 +23,11 @@ export type OAuthServer = {
 const OPAQUE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 export function createOAuthServer(options: { db: Db; baseUrl: () => string; trustProxy: boolean }): OAuthServer {
-  let built: Promise<Provider> | undefined;
-  const provider = () => {
-    built ??= createProvider({ db: options.db, baseUrl: options.baseUrl(), trustProxy: options.trustProxy });
-    return built;
-  };
+  // oidc-provider and Koa under it are the biggest library here: loaded on the first request that needs them.
+  const provider = lazy(async () => {
+    const { createProvider } = await import('./provider.ts');
+    return createProvider({ db: options.db, baseUrl: options.baseUrl(), trustProxy: options.trustProxy });
+  });
   return {
     provider,
     async verify(token, audience) {

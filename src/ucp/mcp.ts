@@ -116,7 +116,8 @@ export const ucpMcpRoute = async (
         return undefined;
       }
     },
-    server(context) {
+    // This face loads the SDK with the rest of UCP (src/app.ts), which an idle shop without UCP never does.
+    loadServer: async () => (context) => {
       const mcp = new McpServer({ name: 'butik-ucp', title: 'Butik UCP checkout', version: UCP_VERSION }, {
         instructions: 'UCP 2026-01-11 checkout tools. Name your platform profile in every call\'s _meta.ucp.profile. '
           + 'Amounts are integers in the minor unit of the checkout currency.',
