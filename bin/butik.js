@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs dist/butik.mjs, the bundle `npm install` builds (scripts/build.mjs), while it is newer than every file it
 // was built from; otherwise, after an edit or without a build, the TypeScript sources through tsx.
-// NODE_OPTIONS=--enable-source-maps makes the bundle's stack traces name the sources (dist/butik.mjs.map), at the
+// NODE_OPTIONS=--enable-source-maps makes the bundle's stack traces name the sources (the .map beside each file in dist/), at the
 // price of about 60 MB of memory and 50 ms of start, which is why it is not the default.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -28,15 +28,11 @@ import { oauthRoutes } from './oauth/routes.ts';
 import { createOAuthServer } from './oauth/server.ts';
 import { UCP_RESOURCE_PATH, resourceMetadataUrl, resourceUrl } from './oauth/resources.ts';
 import type { BuyerLinking } from './ucp/linked-buyer.ts';
+import type { WebhookDelivery } from './ucp/webhooks.ts';
 import type { AppDeps } from './deps.ts';
-import { handoffRoutes } from './handoff/routes.ts';
 import { siteRoutes } from './site/routes.ts';
 import { ucpOpenApi } from './ucp/openapi.ts';
-import { ucpRoutes } from './ucp/routes.ts';
-import { paymentActions } from './ucp/payment-actions.ts';
-import { feedOrderEvents } from './ucp/order-feed.ts';
 import { webhookTools } from './ucp/webhook-tools.ts';
-import { webhookDelivery } from './ucp/webhooks.ts';
 import type { AnyTool } from './tools/define-tool.ts';
 import type { ToolRuntime } from './tools/invoke.ts';
 import { ALL_TOOLS, buildRegistry } from './tools/registry.ts';
@@ -151,28 +147,31 @@ export function buildApp(options: AppOptions): FastifyInstance {
   }
   void app.register(oauthRoutes, { deps, oauth, masterKey: options.masterKey });
   void app.register(adminRoutes, { deps, masterKey: options.masterKey });
-  const delivery = config.ucp.mode === 'off' ? undefined : webhookDelivery({
-    db: database.db, policy: config.ucp.mode, log: app.log, baseUrl: () => baseUrl, clock, ...options.webhookTiming,
-  });
-  // The storefront and, with UCP on, the buyer's checkout pages share one scope: the product page's Buy form and
-  // the checkout form carry tokens of the same CSRF cookie.
-  void app.register(async (storefront) => {
-    await registerFormCsrf(storefront, { masterKey: options.masterKey, secure: deps.baseUrl.startsWith('https://') });
-    await storefront.register(siteRoutes, { deps });
-    if (delivery) await storefront.register(handoffRoutes, { deps, delivery });
-  });
-  if (delivery) {
-    feedOrderEvents(events);
-    const payments = paymentActions({ db: database.db, log: app.log, clock, ...options.webhookTiming });
-    app.addHook('onClose', async () => { await Promise.all([delivery.close(), payments.close()]); });
-    const ucpResource = () => resourceUrl(baseUrl, UCP_RESOURCE_PATH);
+  const { mode } = config.ucp;
+  let delivery: WebhookDelivery | undefined;
+  if (mode !== 'off') {
     const linking: BuyerLinking = {
-      verify: (token) => oauth.verifyBuyer(token, ucpResource()),
+      verify: (token) => oauth.verifyBuyer(token, resourceUrl(baseUrl, UCP_RESOURCE_PATH)),
       issuer: () => baseUrl,
       resourceMetadata: () => resourceMetadataUrl(baseUrl, UCP_RESOURCE_PATH),
     };
-    void app.register(ucpRoutes, { deps, delivery, linking });
+    // Loaded only while UCP is on: an idle shop without it never reads the module (scripts/build.mjs).
+    void app.register(async (scope) => {
+      const { ucpFace } = await import('./ucp/face.ts');
+      delivery = await ucpFace(scope, { deps, policy: mode, events, clock, linking, ...(options.webhookTiming ? { timing: options.webhookTiming } : {}) });
+    });
   }
+  // The storefront and, with UCP on, the buyer's checkout pages share one scope: the product page's Buy form and
+  // the checkout form carry tokens of the same CSRF cookie. Registered after the UCP face, whose webhook worker
+  // the checkout pages wake.
+  void app.register(async (storefront) => {
+    await registerFormCsrf(storefront, { masterKey: options.masterKey, secure: deps.baseUrl.startsWith('https://') });
+    await storefront.register(siteRoutes, { deps });
+    if (delivery) {
+      const { handoffRoutes } = await import('./handoff/routes.ts');
+      await storefront.register(handoffRoutes, { deps, delivery });
+    }
+  });
   return app;
 }
 

@@ -1,8 +1,8 @@
-import { createMcpHandler } from '@modelcontextprotocol/server';
-import type { AuthInfo, McpServer } from '@modelcontextprotocol/server';
+import type { AuthInfo, McpServer, createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BODY_LIMIT } from '../config.ts';
 import { assertJsonDepth } from './json-body.ts';
+import { lazy } from './lazy.ts';
 import { corsHeaders, isAllowedOrigin, preflightHeaders } from './origin.ts';
 
 type HeaderMap = Record<string, string>;
@@ -30,8 +30,11 @@ export type McpMount<C> = {
   admit(request: FastifyRequest, reply: FastifyReply, cors: HeaderMap): Promise<McpAdmission<C> | undefined>;
   /** A look at the parsed JSON-RPC message before the SDK serves it; true when it has answered the request. */
   screen?(message: unknown, admission: McpAdmission<C>, reply: FastifyReply): boolean;
-  /** A fresh server for one request: a stateless transport serves one message and is done. */
-  server(context: C): McpServer;
+  /**
+   * Loads the factory of a fresh server per request (a stateless transport serves one message and is done):
+   * called once, on the first request the SDK serves, so that an idle shop never loads the SDK.
+   */
+  loadServer(): Promise<(context: C) => McpServer>;
   refuse(reply: FastifyReply, refusal: McpRefusal, headers: HeaderMap): FastifyReply;
   baseUrl(): string;
   allowedOrigins: readonly string[];
@@ -46,16 +49,21 @@ export type McpMount<C> = {
 export function mountMcp<C>(app: FastifyInstance, mount: McpMount<C>): void {
   // The admitted caller travels to the factory on the AuthInfo object the handler passes through.
   const callers = new WeakMap<AuthInfo, C>();
-  const handler = createMcpHandler((ctx) => {
-    const context = ctx.authInfo === undefined ? undefined : callers.get(ctx.authInfo);
-    if (context === undefined) throw new Error(`${mount.label} request reached the server factory without an admitted caller`);
-    return mount.server(context);
-  }, {
-    legacy: 'stateless',
-    maxRequestBodySize: BODY_LIMIT,
-    onerror: (error) => app.log.warn({ err: error }, `${mount.label} request rejected or failed`),
+  let loaded: ReturnType<typeof createMcpHandler> | undefined;
+  const handler = lazy(async () => {
+    const [sdk, server] = await Promise.all([import('@modelcontextprotocol/server'), mount.loadServer()]);
+    loaded = sdk.createMcpHandler((ctx) => {
+      const context = ctx.authInfo === undefined ? undefined : callers.get(ctx.authInfo);
+      if (context === undefined) throw new Error(`${mount.label} request reached the server factory without an admitted caller`);
+      return server(context);
+    }, {
+      legacy: 'stateless',
+      maxRequestBodySize: BODY_LIMIT,
+      onerror: (error) => app.log.warn({ err: error }, `${mount.label} request rejected or failed`),
+    });
+    return loaded;
   });
-  app.addHook('onClose', () => handler.close());
+  app.addHook('onClose', async () => { await loaded?.close(); });
 
   /** The CORS headers to add (none without an Origin), or undefined once a foreign Origin has been refused. */
   const checkOrigin = (request: FastifyRequest, reply: FastifyReply): HeaderMap | undefined => {
@@ -86,7 +94,7 @@ export function mountMcp<C>(app: FastifyInstance, mount: McpMount<C>): void {
 
     const authInfo: AuthInfo = { token: '', clientId: admission.clientId, scopes: admission.scopes };
     callers.set(authInfo, admission.context);
-    const response = await handler.fetch(toWebRequest(request, mount.baseUrl(), parsedBody === undefined ? text : undefined), {
+    const response = await (await handler()).fetch(toWebRequest(request, mount.baseUrl(), parsedBody === undefined ? text : undefined), {
       authInfo,
       ...(parsedBody === undefined ? {} : { parsedBody }),
     });

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { callerId, hasScope } from '../access/actor.ts';
 import { SCOPES } from '../access/scopes.ts';
 import { admitRequest } from '../edge/admission.ts';
+import { lazy } from '../edge/lazy.ts';
 import { mountMcp } from '../edge/mcp-mount.ts';
 import type { McpAdmission, McpMount } from '../edge/mcp-mount.ts';
 import { sendProblem } from '../edge/problem-reply.ts';
@@ -9,7 +10,6 @@ import { ToolError } from '../errors/tool-error.ts';
 import { resourceMetadataUrl, resourceUrl } from '../oauth/resources.ts';
 import type { ResourcePath } from '../oauth/resources.ts';
 import type { AppDeps, RoutePlugin } from '../deps.ts';
-import { createMcpServer } from './server.ts';
 import type { McpCallContext } from './server.ts';
 import { serverCardRoutes } from './server-card.ts';
 import { buildMcpCatalog, canSee } from './tool-catalog.ts';
@@ -28,7 +28,11 @@ export const mcpRoutes: RoutePlugin = async (app, { deps }) => {
   const catalog = buildMcpCatalog(deps.registry);
   const shared: Omit<McpMount<McpCallContext>, 'path' | 'admit'> = {
     label: 'MCP',
-    server: (context) => createMcpServer(catalog, context),
+    // The SDK and this server on it are loaded by the first MCP request, once for both addresses.
+    loadServer: lazy(async () => {
+      const { createMcpServer } = await import('./server.ts');
+      return (context: McpCallContext) => createMcpServer(catalog, context);
+    }),
     refuse: (reply, refusal, headers) => sendProblem(reply, new ToolError(refusal.kind, refusal.message), deps.baseUrl, headers),
     baseUrl: () => deps.baseUrl,
     allowedOrigins: deps.config.allowedOrigins,

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { entityTag, sendTagged } from '../edge/etag.ts';
 import type { AppDeps } from '../deps.ts';
-import { SERVER_INFO } from './server.ts';
+
+/** The identity both tools/list answers and the server card carry. */
+export const SERVER_INFO = { name: 'butik', title: 'Butik', version: '1.0.0' } as const;
 
 /** The protocol revisions /api/mcp serves: the initialize era and the sessionless one (docs/behaviour.md#transport). */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'] as const;

@@ -6,11 +6,9 @@ import { answerText, problemAnswer, runCall } from '../calls/run-call.ts';
 import type { CallOutcome } from '../calls/run-call.ts';
 import type { Log } from '../log.ts';
 import type { ToolRuntime } from '../tools/invoke.ts';
+import { SERVER_INFO } from './server-card.ts';
 import { canSee } from './tool-catalog.ts';
 import type { McpCatalog, McpTool } from './tool-catalog.ts';
-
-/** The identity both tools/list answers and the server card carry. */
-export const SERVER_INFO = { name: 'butik', title: 'Butik', version: '1.0.0' } as const;
 
 /** Where an MCP tools/call carries its Idempotency-Key (docs/behaviour.md#idempotency-over-mcp). */
 export const IDEMPOTENCY_META_KEY = 'butik/idempotencyKey';

@@ -8,7 +8,7 @@ import { linksBuyer } from './buyer-link.ts';
 import { MAX_CONSENT_FAILURES, countConsentFailure } from './consent-attempts.ts';
 import { consentPolicy, renderConsentPage, renderEndedPage } from './consent-page.ts';
 import type { ConsentView } from './consent-page.ts';
-import { OAUTH_PREFIX, OWNER_ACCOUNT } from './provider.ts';
+import { OAUTH_PREFIX, OWNER_ACCOUNT } from './names.ts';
 import { resourceUrl, resourceUrls } from './resources.ts';
 import type { AppDeps } from '../deps.ts';
 import type { OAuthServer } from './server.ts';

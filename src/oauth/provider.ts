@@ -6,13 +6,10 @@ import { adapterFor } from './adapter.ts';
 import { linkPath, linksBuyer } from './buyer-link.ts';
 import { renderEndedPage } from './consent-page.ts';
 import { UCP_RESOURCE_PATH, resourceUrl, resourceUrls } from './resources.ts';
+import { OAUTH_PREFIX } from './names.ts';
 import { loadSecrets } from './secrets.ts';
 
-/** Where oidc-provider's endpoints live; the issuer itself is BASE_URL so its metadata sits at the root. */
-export const OAUTH_PREFIX = '/oauth';
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
-
-export const OWNER_ACCOUNT = 'owner';
 
 /**
  * The authorization server of the MCP authorization spec: authorization code + PKCE S256 only, public clients

@@ -7,7 +7,7 @@ import { sweepExpiredRecords } from './adapter.ts';
 import { renderEndedPage } from './consent-page.ts';
 import { buyerRoutes } from './buyer-routes.ts';
 import { consentRoutes } from './consent-routes.ts';
-import { OAUTH_PREFIX } from './provider.ts';
+import { OAUTH_PREFIX } from './names.ts';
 import { REGISTRATION_BODY_LIMIT, checkRegistration } from './registration.ts';
 import { PROTECTED_RESOURCE_PATHS, UCP_RESOURCE_PATH, resourceUrl } from './resources.ts';
 import type { ResourcePath } from './resources.ts';

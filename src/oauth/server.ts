@@ -4,8 +4,8 @@ import type { Actor } from '../access/actor.ts';
 import { Scope, isUcpBuyerScope } from '../access/scopes.ts';
 import type { UcpBuyerScope } from '../access/scopes.ts';
 import type { Db } from '../db/client.ts';
+import { lazy } from '../edge/lazy.ts';
 import { buyerIdOf } from './buyer-link.ts';
-import { createProvider } from './provider.ts';
 
 export type TokenCheck =
   | { ok: true; actor: Actor }
@@ -32,11 +32,11 @@ export type OAuthServer = {
 const OPAQUE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 export function createOAuthServer(options: { db: Db; baseUrl: () => string; trustProxy: boolean; ucp: boolean }): OAuthServer {
-  let built: Promise<Provider> | undefined;
-  const provider = () => {
-    built ??= createProvider({ db: options.db, baseUrl: options.baseUrl(), trustProxy: options.trustProxy, ucp: options.ucp });
-    return built;
-  };
+  // oidc-provider and Koa under it are the biggest library here: loaded on the first request that needs them.
+  const provider = lazy(async () => {
+    const { createProvider } = await import('./provider.ts');
+    return createProvider({ db: options.db, baseUrl: options.baseUrl(), trustProxy: options.trustProxy, ucp: options.ucp });
+  });
   return {
     provider,
     async verify(token, audience) {

@@ -137,7 +137,8 @@ export const ucpMcpRoute = async (
         return undefined;
       }
     },
-    server(context) {
+    // This face loads the SDK with the rest of UCP (src/app.ts), which an idle shop without UCP never does.
+    loadServer: async () => (context) => {
       const mcp = new McpServer({ name: 'butik-ucp', title: 'Butik UCP checkout', version: NEWEST_VERSION }, {
         instructions: 'UCP checkout tools (2026-04-08, 2026-01-23, 2026-01-11) and 2026-04-08 catalog and cart tools '
           + '(search_catalog, lookup_catalog, get_product, *_cart). Name your platform profile in every call\'s '

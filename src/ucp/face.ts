@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import type { OrderEventHub } from '../context.ts';
+import type { AppDeps } from '../deps.ts';
+import type { BuyerLinking } from './linked-buyer.ts';
+import { feedOrderEvents } from './order-feed.ts';
+import type { OutboundPolicy } from './outbound.ts';
+import { paymentActions } from './payment-actions.ts';
+import { ucpRoutes } from './routes.ts';
+import { webhookDelivery } from './webhooks.ts';
+import type { WebhookDelivery } from './webhooks.ts';
+
+export type UcpFaceOptions = {
+  deps: AppDeps;
+  policy: OutboundPolicy;
+  /** Where commerce announces order changes; UCP turns them into webhook events. */
+  events: OrderEventHub;
+  clock: () => Date;
+  /** How a linked buyer's token is checked (identity linking through the OAuth server). */
+  linking: BuyerLinking;
+  /** Webhook and payment-action polling and first retry; tests shorten them. */
+  timing?: { pollMs?: number; firstRetryMs?: number };
+};
+
+/**
+ * UCP while it is on: order changes fed into the webhook outbox, the webhook and payment-action workers, and
+ * the routes. src/app.ts imports this module only for a shop that turned UCP on, so one without never loads it.
+ * Answers the webhook worker, which the buyer's checkout pages wake after an order.
+ */
+export async function ucpFace(app: FastifyInstance, { deps, policy, events, clock, linking, timing }: UcpFaceOptions): Promise<WebhookDelivery> {
+  const { db } = deps.database;
+  feedOrderEvents(events);
+  const delivery = webhookDelivery({ db, policy, log: app.log, baseUrl: () => deps.baseUrl, clock, ...timing });
+  const payments = paymentActions({ db, log: app.log, clock, ...timing });
+  app.addHook('onClose', async () => { await Promise.all([delivery.close(), payments.close()]); });
+  await app.register(ucpRoutes, { deps, delivery, linking });
+  return delivery;
+}
