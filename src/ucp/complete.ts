@@ -195,8 +195,9 @@ function orderColumns(session: SessionRow, pricing: Pricing, placement: Placemen
     billingCity: billing?.address_locality ?? null,
     billingCountry: billing?.address_country ?? null,
     phoneNumber: buyer.phone_number ?? destination.phone_number ?? null,
-    isAiGenerated: true,
-    aiAgentSource: callerName(placement.caller, placement.platform),
+    // A session without a platform was started by a person on the shop's own Buy button (ucp/handoff.ts).
+    isAiGenerated: placement.platform !== '',
+    aiAgentSource: placement.platform !== '' ? callerName(placement.caller, placement.platform) : null,
     paymentMethod: 'card',
     processorPaymentIntentId: placement.reference,
     currency: session.currency,

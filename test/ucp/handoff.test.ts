@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orders } from '../../src/db/schema.ts';
 import { seedDemoStore } from '../../src/seed/demo.ts';
 import { BASE_URL, createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
@@ -34,6 +36,12 @@ async function agentSession(t: TestApp, headers: Record<string, string> = {}) {
 }
 
 const optionIn = (body: string) => /name="option" value="([^"]+)"/.exec(body)?.[1] ?? '';
+
+/** Whether the order is counted as an agent's, and which. */
+async function origin(t: TestApp, orderId: string) {
+  const [row] = await t.database.db.select({ ai: orders.isAiGenerated, source: orders.aiAgentSource }).from(orders).where(eq(orders.id, orderId));
+  return row;
+}
 
 describe('the buyer page of a UCP checkout session (test mode, open)', () => {
   let t: TestApp;
@@ -86,6 +94,7 @@ describe('the buyer page of a UCP checkout session (test mode, open)', () => {
     expect(order.status).toBe(200);
     expect(order.body).toMatchObject({ id: orderId, checkout_id: session.id });
     expect(order.body.line_items[0]).toMatchObject({ item: { id: 'aviator-classic' }, quantity: { total: 2 } });
+    expect(await origin(t, orderId)).toEqual({ ai: true, source: expect.stringContaining('platform') });
 
     const again = await post(t, `/checkout/${session.id}`, visitor, { _csrf: confirmation.token || withOptions.token, ...ADDRESS, option, card: '4242424242424242', action: 'pay' });
     expect(again.statusCode).toBe(303);
@@ -185,6 +194,13 @@ describe('the buyer page of a UCP checkout session (test mode, open)', () => {
     expect(session.body.line_items).toMatchObject([{ item: { id: 'aviator-classic' }, quantity: 3 }]);
     const page = await open(t, `/checkout/${id}`, visitor);
     expect(page.body).toMatch(/<td>Aviator Classic<\/td><td class="number">3<\/td>/);
+    await post(t, `/checkout/${id}`, visitor, { _csrf: page.token, ...ADDRESS, action: 'update' });
+    const priced = await open(t, `/checkout/${id}`, visitor);
+    const paid = await post(t, `/checkout/${id}`, visitor, { _csrf: priced.token, ...ADDRESS, option: optionIn(priced.body), card: '4242424242424242', action: 'pay' });
+    expect(paid.statusCode).toBe(303);
+    const orderId = /class="order-number">([^<]+)</.exec((await open(t, `/checkout/${id}`, visitor)).body)?.[1] ?? '';
+    // Bought by a person in the shop: no agent placed it.
+    expect(await origin(t, orderId)).toEqual({ ai: false, source: null });
 
     const tooMany = await post(t, '/checkout', visitor, { _csrf: product.token, product: 'aviator-classic', quantity: '100000' });
     expect(tooMany.statusCode).toBe(422);
