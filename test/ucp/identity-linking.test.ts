@@ -69,9 +69,12 @@ async function placeOrder(options: { key: string; token?: string }, street: stri
 describe('discovery', () => {
   it('advertises identity linking in /.well-known/ucp and UCP scopes in the OAuth metadata', async () => {
     const profile = await (await fetch(`${base}/.well-known/ucp`)).json() as any;
-    expect(profile.ucp.capabilities).toContainEqual(expect.objectContaining({
-      name: 'dev.ucp.common.identity_linking', schema: 'https://ucp.dev/schemas/common/identity_linking.json', config: { scopes: {} },
-    }));
+    // The declared 2026-04-08 profile keys its capabilities by name.
+    expect(profile.ucp.capabilities['dev.ucp.common.identity_linking']).toEqual([expect.objectContaining({
+      version: '2026-04-08', schema: 'https://ucp.dev/2026-04-08/schemas/common/identity_linking.json', config: { scopes: {} },
+    })]);
+    const older = await (await fetch(`${base}/.well-known/ucp/2026-01-11`)).json() as any;
+    expect(older.ucp.capabilities.map((capability: { name: string }) => capability.name)).not.toContain('dev.ucp.common.identity_linking');
     const server = await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json() as Record<string, any>;
     expect(server).toMatchObject({
       issuer: base, code_challenge_methods_supported: ['S256'], authorization_response_iss_parameter_supported: true,

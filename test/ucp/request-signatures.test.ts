@@ -32,7 +32,8 @@ async function send(
   return { status: response.statusCode, headers: response.headers, body: json ? JSON.parse(response.body) : undefined, text: response.body };
 }
 
-const codeOf = (sent: Sent) => sent.body.messages[0].code;
+/** The platform names no version, so refusals come in the declared 2026-04-08's words: `{code, content}`. */
+const codeOf = (sent: Sent) => sent.body.code;
 
 describe('UCP request signatures, checked when sent (test mode)', () => {
   let t: TestApp;
@@ -81,7 +82,7 @@ describe('UCP request signatures, checked when sent (test mode)', () => {
     const refused = await send(t, platform, { method: 'POST', path: '/checkout-sessions', body: LINE, key: impostor });
     expect(refused.status).toBe(401);
     expect(codeOf(refused)).toBe('signature_invalid');
-    expect(refused.body.messages[0].content).toContain(first.kid);
+    expect(refused.body.content).toContain(first.kid);
   });
 
   it('refuses a body that does not match its Content-Digest, and a digest the signature does not cover', async () => {
@@ -105,7 +106,7 @@ describe('UCP request signatures, checked when sent (test mode)', () => {
     const stale = await send(t, platform, { method: 'POST', path: '/checkout-sessions', body: LINE, key: first, signedAt: new Date(Date.now() - 10 * 60_000) });
     expect(stale.status).toBe(401);
     expect(codeOf(stale)).toBe('signature_invalid');
-    expect(stale.body.messages[0].content).toMatch(/created \d+ seconds ago/);
+    expect(stale.body.content).toMatch(/created \d+ seconds ago/);
 
     const future = await send(t, platform, { method: 'POST', path: '/checkout-sessions', body: LINE, key: first, signedAt: new Date(Date.now() + 10 * 60_000) });
     expect(future.status).toBe(401);
@@ -121,7 +122,7 @@ describe('UCP request signatures, checked when sent (test mode)', () => {
     });
     const partial = await t.app.inject({ method: 'POST', url: '/checkout-sessions', headers: { ...headers, signature: fields.signature, 'signature-input': fields.signatureInput }, payload: body });
     expect(partial.statusCode).toBe(401);
-    expect(JSON.parse(partial.body).messages[0].content).toMatch(/Required component "ucp-agent" is absent/);
+    expect(JSON.parse(partial.body).content).toMatch(/Required component "ucp-agent" is absent/);
   });
 
   it('answers a replayed write from its idempotency key, and refuses the signature on another path', async () => {
@@ -136,7 +137,7 @@ describe('UCP request signatures, checked when sent (test mode)', () => {
 
     const elsewhere = await t.app.inject({ method: 'PUT', url: `/checkout-sessions/${JSON.parse(original.body).id}`, headers, payload: body });
     expect(elsewhere.statusCode).toBe(401);
-    expect(JSON.parse(elsewhere.body).messages[0].code).toBe('signature_invalid');
+    expect(JSON.parse(elsewhere.body).code).toBe('signature_invalid');
   });
 
   it('reads the profile again for a key it does not list, and accepts the rotated key', async () => {
