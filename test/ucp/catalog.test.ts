@@ -182,7 +182,8 @@ describe('catalog over MCP at /ucp/mcp', () => {
 describe('discovery', () => {
   it('advertises catalog search, lookup and cart at 2026-04-08', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/.well-known/ucp' });
-    const names = JSON.parse(response.body).ucp.capabilities.map((c: any) => `${c.name}@${c.version}`);
+    const registry: Record<string, Array<{ version: string }>> = JSON.parse(response.body).ucp.capabilities;
+    const names = Object.entries(registry).flatMap(([name, entries]) => entries.map((entry) => `${name}@${entry.version}`));
     expect(names).toEqual(expect.arrayContaining([
       'dev.ucp.shopping.catalog.search@2026-04-08', 'dev.ucp.shopping.catalog.lookup@2026-04-08', 'dev.ucp.shopping.cart@2026-04-08',
     ]));

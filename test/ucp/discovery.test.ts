@@ -24,8 +24,6 @@ describe('/.well-known/ucp', () => {
     });
     expect(profile.ucp.capabilities.map((capability: { name: string }) => capability.name)).toEqual([
       'dev.ucp.shopping.checkout', 'dev.ucp.shopping.order', 'dev.ucp.shopping.fulfillment', 'dev.ucp.shopping.discount', 'dev.ucp.shopping.buyer_consent',
-      'dev.ucp.common.identity_linking',
-      'dev.ucp.shopping.catalog.search', 'dev.ucp.shopping.catalog.lookup', 'dev.ucp.shopping.cart',
     ]);
     expect(profile.payment.handlers).toEqual([expect.objectContaining({ id: 'mock_payment_handler', name: 'dev.ucp.mock_payment' })]);
     expect(profile.payment.handlers[0]).not.toHaveProperty('processor');
