@@ -19,7 +19,7 @@ export const TARGETS = {
   halfRateP99VsBaseline: 1.5,
   mcpVsRest: 1.3,
   authVsAnon: 1.1,
-  /** Issue 28: checkout orders/s against the baseline running the same statements for the same shoppers, same run. */
+  /** Checkout orders/s against the baseline running the same statements for the same shoppers, same run. */
   checkoutVsBaseline: 0.8,
   scaleSearchP95Ms: 20,
   /** products.get req/s against a bare Fastify app with the same statement. */
