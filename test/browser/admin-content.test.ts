@@ -1,16 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoStore } from '../../src/seed/demo.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { master } from '../helpers/fixtures.ts';
-import { addPerson, PASSWORD } from '../admin/helpers.ts';
-import { MISSING, launchChromium, screenshot } from './chromium.ts';
+import { addPerson } from '../admin/helpers.ts';
+import { MISSING, WIDTHS, expectAccessible, launchChromium, screenshot } from './chromium.ts';
+import { signedInPage } from './console.ts';
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const WIDTHS = [{ width: 1440, height: 900 }, { width: 375, height: 812 }] as const;
 
 let t: TestApp | undefined;
 let browser: Browser | undefined;
@@ -41,31 +38,15 @@ function app(): TestApp {
   return t;
 }
 
-async function signedInPage(viewport: { width: number; height: number } = WIDTHS[0]): Promise<Page> {
+function signedInAsAnna(viewport: { width: number; height: number } = WIDTHS[0]): Promise<Page> {
   if (!browser) throw new Error('no browser');
-  const page = await (await browser.newContext({ viewport })).newPage();
-  await page.goto(`${origin}/admin`);
-  await page.getByLabel('Email').fill('anna@shop.dk');
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${origin}/admin/overview`);
-  return page;
+  return signedInPage(browser, origin, 'anna@shop.dk', viewport);
 }
 
-/** axe-core in the page: no serious or critical violation. Neither the console nor the shop allows inline script. */
-async function expectAccessible(page: Page, name: string): Promise<void> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe;
-    const result = await axe.run();
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
-  });
-  expect(violations, name).toEqual([]);
-}
 
 describe.skipIf(MISSING)('the content pages of the console in a browser', () => {
   it('creates a discount code and switches it off', async () => {
-    const page = await signedInPage();
+    const page = await signedInAsAnna();
     try {
       await page.getByRole('link', { name: 'Discounts' }).click();
       await page.getByRole('link', { name: 'New discount code' }).click();
@@ -88,7 +69,7 @@ describe.skipIf(MISSING)('the content pages of the console in a browser', () => 
   });
 
   it('edits a page layout with plain forms and sees the change in the preview', async () => {
-    const page = await signedInPage();
+    const page = await signedInAsAnna();
     try {
       await page.goto(`${origin}/admin/pages/om-os`);
       await page.getByLabel('Section type').selectOption('image');
@@ -116,7 +97,7 @@ describe.skipIf(MISSING)('the content pages of the console in a browser', () => 
   });
 
   it('creates a service offering', async () => {
-    const page = await signedInPage();
+    const page = await signedInAsAnna();
     try {
       await page.goto(`${origin}/admin/services`);
       await page.getByRole('link', { name: 'New service' }).click();
@@ -142,7 +123,7 @@ describe.skipIf(MISSING)('the content pages of the console in a browser', () => 
       '/admin/pages', '/admin/pages/new', '/admin/pages/om-os', '/admin/pages/om-os/delete', '/admin/pages/om-os/preview',
       '/admin/services', '/admin/services/new', '/admin/services/synsproeve', '/admin/services/synsproeve/delete'];
     for (const viewport of WIDTHS) {
-      const page = await signedInPage(viewport);
+      const page = await signedInAsAnna(viewport);
       try {
         for (const path of paths) {
           const response = await page.goto(`${origin}${path}`);

@@ -7,8 +7,8 @@ import { oauthRecords } from '../../src/db/schema.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { addPerson } from '../admin/helpers.ts';
-import { MISSING, launchChromium, screenshot } from './chromium.ts';
-import { WIDTHS, expectAccessible, signedInPage } from './console.ts';
+import { MISSING, WIDTHS, expectAccessible, launchChromium, screenshot } from './chromium.ts';
+import { signedInPage } from './console.ts';
 
 let t: TestApp | undefined;
 let browser: Browser | undefined;

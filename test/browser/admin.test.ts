@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueSetupToken } from '../../src/access/staff-setup.ts';
@@ -10,10 +8,9 @@ import type { TestApp } from '../helpers/app.ts';
 import { placeOrder } from '../helpers/commerce.ts';
 import { master } from '../helpers/fixtures.ts';
 import { addPerson, PASSWORD } from '../admin/helpers.ts';
-import { MISSING, launchChromium, screenshot } from './chromium.ts';
+import { MISSING, WIDTHS, expectAccessible, launchChromium, screenshot } from './chromium.ts';
+import { signedInPage } from './console.ts';
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const WIDTHS = [{ width: 1440, height: 900 }, { width: 375, height: 812 }] as const;
 
 let t: TestApp | undefined;
 let browser: Browser | undefined;
@@ -45,30 +42,11 @@ function app(): TestApp {
   return t;
 }
 
-async function signedInPage(email: string, viewport: { width: number; height: number } = WIDTHS[0]): Promise<Page> {
+function signedInAs(email: string, viewport: { width: number; height: number } = WIDTHS[0]): Promise<Page> {
   if (!browser) throw new Error('no browser');
-  const page = await (await browser.newContext({ viewport })).newPage();
-  await page.goto(`${origin}/admin`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${origin}/admin/overview`);
-  return page;
+  return signedInPage(browser, origin, email, viewport);
 }
 
-/** axe-core in the page: no serious or critical violation. */
-async function expectAccessible(page: Page, name: string): Promise<void> {
-  await page.addScriptTag({ content: AXE }).catch(async () => {
-    // The console's CSP forbids inline scripts, so axe is evaluated as a function body instead.
-    await page.evaluate(AXE);
-  });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe;
-    const result = await axe.run();
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
-  });
-  expect(violations, name).toEqual([]);
-}
 
 describe.skipIf(MISSING)('the console in a browser', () => {
   it('creates the first owner from the one-time setup link and signs them in', async () => {
@@ -95,7 +73,7 @@ describe.skipIf(MISSING)('the console in a browser', () => {
     const key = await app().keyWith('products:write');
     const changed = await app().call('products.update', { slug: 'aviator-classic', patch: { priceDkk: 99900 } }, { key });
     expect(changed.status).toBe(200);
-    const page = await signedInPage('olga@shop.dk');
+    const page = await signedInAs('olga@shop.dk');
     try {
       await page.goto(`${origin}/admin/activity`);
       const entry = page.locator('article.entry').first();
@@ -121,7 +99,7 @@ describe.skipIf(MISSING)('the console in a browser', () => {
   it('moves an order to shipped with a carrier and a tracking number', async () => {
     const { orderId, status } = await placeOrder(app());
     if (status !== 'paid') await app().call('orders.update_status', { orderId, status: 'paid' }, master);
-    const page = await signedInPage('olga@shop.dk');
+    const page = await signedInAs('olga@shop.dk');
     try {
       await page.goto(`${origin}/admin/orders/${orderId}`);
       const shipped = page.locator('form', { has: page.getByRole('button', { name: 'Mark as shipped' }) });
@@ -138,7 +116,7 @@ describe.skipIf(MISSING)('the console in a browser', () => {
   });
 
   it('creates a key that works over REST until it is revoked', async () => {
-    const page = await signedInPage('olga@shop.dk');
+    const page = await signedInAs('olga@shop.dk');
     try {
       await page.goto(`${origin}/admin/keys`);
       await page.getByLabel('Name').fill('browser agent');
@@ -156,7 +134,7 @@ describe.skipIf(MISSING)('the console in a browser', () => {
   });
 
   it('refuses a form posted without its CSRF token', async () => {
-    const page = await signedInPage('olga@shop.dk');
+    const page = await signedInAs('olga@shop.dk');
     try {
       const response = await page.request.post(`${origin}/admin/products/aviator-classic/delete`, { form: { confirm: 'yes' } });
       expect(response.status()).toBe(403);
@@ -167,7 +145,7 @@ describe.skipIf(MISSING)('the console in a browser', () => {
   });
 
   it('shows a viewer no write buttons and refuses a forged write by the scope check', async () => {
-    const page = await signedInPage('vera@shop.dk');
+    const page = await signedInAs('vera@shop.dk');
     try {
       await page.goto(`${origin}/admin/products/aviator-classic`);
       expect(await page.getByRole('button', { name: 'Save' }).count()).toBe(0);
@@ -188,7 +166,7 @@ describe.skipIf(MISSING)('the console in a browser', () => {
       '/admin/products/aviator-classic', '/admin/products/new', '/admin/products/aviator-classic/delete', '/admin/categories',
       '/admin/categories?edit=solbriller', '/admin/categories/solbriller/delete', '/admin/keys'];
     for (const viewport of WIDTHS) {
-      const page = await signedInPage('olga@shop.dk', viewport);
+      const page = await signedInAs('olga@shop.dk', viewport);
       try {
         for (const path of paths) {
           if (path === '/admin/login') {

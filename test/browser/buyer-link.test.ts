@@ -1,20 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { CALLBACK, register } from '../helpers/oauth.ts';
-import { MISSING, launchChromium, screenshot } from './chromium.ts';
+import { MISSING, WIDTHS, expectAccessible, expectNoHorizontalScroll, launchChromium, screenshot } from './chromium.ts';
 
 /**
  * A buyer's side of UCP identity linking in a real browser: the platform sends them to Butik, they create an
  * account, sign in on the link page, untick one thing and approve; the platform's code buys a token with exactly
  * what stayed ticked. Each page passes axe at 1440 and 375 px without horizontal scrolling, with screenshots.
  */
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const WIDTHS = [{ width: 1440, height: 900 }, { width: 375, height: 812 }] as const;
 
 let t: TestApp | undefined;
 let browser: Browser | undefined;
@@ -36,17 +32,10 @@ afterAll(async () => {
   }
 });
 
-/** axe-core in the page (evaluated, since the page's policy runs no script of its own): no serious or critical violation. */
-async function expectAccessible(page: Page, name: string): Promise<void> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe;
-    const result = await axe.run();
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
-  });
-  expect(violations, name).toEqual([]);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, name).toBeLessThanOrEqual(0);
+/** Accessible (axe-core) and without horizontal scrolling. */
+async function expectUsable(page: Page, name: string): Promise<void> {
+  await expectAccessible(page, name);
+  await expectNoHorizontalScroll(page, name);
 }
 
 describe.skipIf(MISSING)('UCP identity linking in a browser', () => {
@@ -73,12 +62,12 @@ describe.skipIf(MISSING)('UCP identity linking in a browser', () => {
       try {
         await page.goto(`${base}/oauth/authorize?${query}`);
         expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Forbind din konto med Shopping Agent?');
-        await expectAccessible(page, `link page at ${viewport.width}`);
+        await expectUsable(page, `link page at ${viewport.width}`);
         await screenshot(page, `ucp-link-${viewport.width}`);
 
         await page.getByRole('link', { name: 'Opret en konto' }).click();
         expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Opret en konto');
-        await expectAccessible(page, `sign-up page at ${viewport.width}`);
+        await expectUsable(page, `sign-up page at ${viewport.width}`);
         await screenshot(page, `ucp-sign-up-${viewport.width}`);
         await page.getByLabel('E-mail').fill(email);
         await page.getByLabel(/Adgangskode/).fill('a long enough password');

@@ -1,13 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoStore } from '../../src/seed/demo.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { MISSING, launchChromium, screenshot } from './chromium.ts';
+import { MISSING, expectAccessible, expectNoHorizontalScroll, launchChromium, screenshot } from './chromium.ts';
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 375, height: 812 };
 const AGENT = { 'ucp-agent': 'profile="https://platform.example/profile"', 'content-type': 'application/json' };
@@ -41,17 +38,10 @@ async function newPage(viewport: { width: number; height: number }): Promise<Pag
   return (await browser.newContext({ viewport, locale: 'da-DK' })).newPage();
 }
 
-/** axe-core in the page (evaluated over CDP: the page's CSP admits no script): no serious or critical violation. */
-async function expectAccessible(page: Page, name: string): Promise<void> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe;
-    const result = await axe.run();
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
-  });
-  expect(violations, name).toEqual([]);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, `${name}: horizontal scrolling`).toBeLessThanOrEqual(0);
+/** Accessible (axe-core) and without horizontal scrolling. */
+async function expectUsable(page: Page, name: string): Promise<void> {
+  await expectAccessible(page, name);
+  await expectNoHorizontalScroll(page, name);
 }
 
 async function fillBuyer(page: Page): Promise<void> {
@@ -76,7 +66,7 @@ describe.skipIf(MISSING)('the buyer page in a browser', () => {
     try {
       expect((await page.goto(session.continue_url))?.status()).toBe(200);
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Kassen');
-      await expectAccessible(page, 'checkout at 1440');
+      await expectUsable(page, 'checkout at 1440');
       await screenshot(page, 'checkout-1440');
       await fillBuyer(page);
       await page.getByRole('button', { name: 'Opdatér pris og levering' }).click();
@@ -89,7 +79,7 @@ describe.skipIf(MISSING)('the buyer page in a browser', () => {
       await page.getByRole('button', { name: /^Betal / }).click();
       await page.waitForURL(session.continue_url);
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Tak for din bestilling');
-      await expectAccessible(page, 'confirmation at 1440');
+      await expectUsable(page, 'confirmation at 1440');
       await screenshot(page, 'checkout-confirmation-1440');
       const orderId = await page.locator('.order-number').textContent();
       const order = await fetch(`${origin}/orders/${orderId}`, { headers: AGENT });
@@ -104,14 +94,14 @@ describe.skipIf(MISSING)('the buyer page in a browser', () => {
     const page = await newPage(PHONE);
     try {
       expect((await page.goto(`${origin}/products/aviator-classic`))?.status()).toBe(200);
-      await expectAccessible(page, 'product with Buy at 375');
+      await expectUsable(page, 'product with Buy at 375');
       await screenshot(page, 'product-buy-375');
       await page.getByLabel('Antal').fill('2');
       await page.getByRole('button', { name: 'Køb' }).click();
       await page.waitForURL(/\/checkout\/[0-9a-f-]{36}$/);
       const checkoutUrl = page.url();
       expect(await page.locator('.checkout-lines tbody td').nth(1).textContent()).toBe('2');
-      await expectAccessible(page, 'checkout at 375');
+      await expectUsable(page, 'checkout at 375');
       await screenshot(page, 'checkout-375');
 
       await fillBuyer(page);
@@ -124,14 +114,14 @@ describe.skipIf(MISSING)('the buyer page in a browser', () => {
       await page.getByRole('button', { name: /^Betal / }).click();
       expect(await page.locator('#felt-card-problem').textContent()).toContain('Betalingen blev afvist.');
       expect(await page.getByLabel('E-mail').inputValue()).toBe('karen@example.dk');
-      await expectAccessible(page, 'declined payment at 375');
+      await expectUsable(page, 'declined payment at 375');
       await screenshot(page, 'checkout-declined-375');
 
       await page.getByLabel('Kortnummer').fill('4242 4242 4242 4242');
       await page.getByRole('button', { name: /^Betal / }).click();
       await page.waitForURL(checkoutUrl);
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Tak for din bestilling');
-      await expectAccessible(page, 'confirmation at 375');
+      await expectUsable(page, 'confirmation at 375');
       await screenshot(page, 'checkout-confirmation-375');
       const orderId = await page.locator('.order-number').textContent();
       expect((await fetch(`${origin}/orders/${orderId}`, { headers: AGENT })).status).toBe(200);

@@ -1,8 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /** Debian's chromium, driven by playwright-core (no browser download). */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -34,4 +36,25 @@ export function launchChromium(): Promise<Browser> {
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** The two widths every page is looked at: a desktop and a small phone. */
+export const WIDTHS = [{ width: 1440, height: 900 }, { width: 375, height: 812 }] as const;
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core in the page, evaluated over CDP since no page here admits inline script: no serious or critical violation. */
+export async function expectAccessible(page: Page, name: string): Promise<void> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe;
+    const result = await axe.run();
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
+  });
+  expect(violations, name).toEqual([]);
+}
+
+export async function expectNoHorizontalScroll(page: Page, name: string): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `${name}: horizontal scrolling`).toBeLessThanOrEqual(0);
 }
