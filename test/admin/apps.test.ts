@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oauthRecords } from '../../src/db/schema.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { addPerson, page, post, signIn } from './helpers.ts';
+import { page, post, staffCookie } from './helpers.ts';
 
 let t: TestApp;
 let owner = '';
@@ -21,10 +21,8 @@ async function seedConnection(clientId: string, grantId: string, name: string): 
 
 beforeAll(async () => {
   t = await createTestApp();
-  await addPerson(t.database.db, 'olga@shop.dk', 'owner');
-  await addPerson(t.database.db, 'anna@shop.dk', 'manager');
-  owner = (await signIn(t.app, 'olga@shop.dk')).cookie ?? '';
-  manager = (await signIn(t.app, 'anna@shop.dk')).cookie ?? '';
+  owner = await staffCookie(t, 'olga@shop.dk', 'owner');
+  manager = await staffCookie(t, 'anna@shop.dk', 'manager');
   await seedConnection('client-a', 'grant-a', 'Claude for Butik');
   await seedConnection('client-b', 'grant-b', 'Other assistant');
 });

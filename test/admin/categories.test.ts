@@ -3,15 +3,14 @@ import { seedDemoStore } from '../../src/seed/demo.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { master } from '../helpers/fixtures.ts';
-import { addPerson, page, post, signIn } from './helpers.ts';
+import { page, post, staffCookie } from './helpers.ts';
 
 let t: TestApp;
 let manager = '';
 beforeAll(async () => {
   t = await createTestApp();
   await seedDemoStore(t.database.db, { baseUrl: 'http://butik.test' });
-  await addPerson(t.database.db, 'anna@shop.dk', 'manager');
-  manager = (await signIn(t.app, 'anna@shop.dk')).cookie ?? '';
+  manager = await staffCookie(t, 'anna@shop.dk', 'manager');
 });
 afterAll(async () => t.close());
 

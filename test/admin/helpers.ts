@@ -1,3 +1,4 @@
+import type { TestApp } from '../helpers/app.ts';
 import type { FastifyInstance } from 'fastify';
 import { addStaff } from '../../src/access/staff.ts';
 import type { StaffRole } from '../../src/access/staff-roles.ts';
@@ -45,4 +46,10 @@ export async function postMultipart(app: FastifyInstance, cookie: string, url: s
   return app.inject({
     method: 'POST', url, headers: { cookie, 'content-type': request.headers.get('content-type') ?? '' }, payload: Buffer.from(await request.arrayBuffer()),
   });
+}
+
+/** A person with `role` added to the app's shop and signed in: their session cookie. */
+export async function staffCookie(t: TestApp, email: string, role: StaffRole): Promise<string> {
+  await addPerson(t.database.db, email, role);
+  return (await signIn(t.app, email)).cookie ?? '';
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASTER_KEY, createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { addPerson, page, postMultipart, signIn } from './helpers.ts';
+import { page, postMultipart, staffCookie } from './helpers.ts';
 
 const FLOWER_SHOP = join(import.meta.dirname, '..', 'fixtures', 'ucp-flower-shop');
 const fixture = (name: string) => ({ name, text: readFileSync(join(FLOWER_SHOP, name), 'utf8') });
@@ -15,10 +15,8 @@ let reader = '';
 
 beforeAll(async () => {
   t = await createTestApp();
-  await addPerson(t.database.db, 'olga@shop.dk', 'owner');
-  await addPerson(t.database.db, 'anna@shop.dk', 'manager');
-  owner = (await signIn(t.app, 'olga@shop.dk')).cookie ?? '';
-  manager = (await signIn(t.app, 'anna@shop.dk')).cookie ?? '';
+  owner = await staffCookie(t, 'olga@shop.dk', 'owner');
+  manager = await staffCookie(t, 'anna@shop.dk', 'manager');
   reader = await t.keyWith('catalog:read', 'audit:read', 'settings:read');
 });
 afterAll(async () => t.close());

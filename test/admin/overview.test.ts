@@ -4,14 +4,13 @@ import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { placeOrder } from '../helpers/commerce.ts';
 import { master } from '../helpers/fixtures.ts';
-import { addPerson, page, signIn } from './helpers.ts';
+import { page, staffCookie } from './helpers.ts';
 
 let t: TestApp;
 let cookie = '';
 beforeAll(async () => {
   t = await createTestApp({ env: { BUTIK_UCP_MODE: 'test' } });
-  await addPerson(t.database.db, 'vera@shop.dk', 'viewer');
-  cookie = (await signIn(t.app, 'vera@shop.dk')).cookie ?? '';
+  cookie = await staffCookie(t, 'vera@shop.dk', 'viewer');
 });
 afterAll(async () => t.close());
 

@@ -3,7 +3,7 @@ import { seedDemoStore } from '../../src/seed/demo.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { master } from '../helpers/fixtures.ts';
-import { addPerson, page, post, signIn } from './helpers.ts';
+import { page, post, staffCookie } from './helpers.ts';
 
 let t: TestApp;
 let manager = '';
@@ -11,10 +11,8 @@ let viewer = '';
 beforeAll(async () => {
   t = await createTestApp();
   await seedDemoStore(t.database.db, { baseUrl: 'http://butik.test' });
-  await addPerson(t.database.db, 'anna@shop.dk', 'manager');
-  await addPerson(t.database.db, 'vera@shop.dk', 'viewer');
-  manager = (await signIn(t.app, 'anna@shop.dk')).cookie ?? '';
-  viewer = (await signIn(t.app, 'vera@shop.dk')).cookie ?? '';
+  manager = await staffCookie(t, 'anna@shop.dk', 'manager');
+  viewer = await staffCookie(t, 'vera@shop.dk', 'viewer');
 });
 afterAll(async () => t.close());
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { addPerson, page, post, signIn } from './helpers.ts';
+import { page, post, staffCookie } from './helpers.ts';
 
 let t: TestApp;
 let owner = '';
@@ -10,10 +10,8 @@ let reader = '';
 
 beforeAll(async () => {
   t = await createTestApp();
-  await addPerson(t.database.db, 'olga@shop.dk', 'owner');
-  await addPerson(t.database.db, 'anna@shop.dk', 'manager');
-  owner = (await signIn(t.app, 'olga@shop.dk')).cookie ?? '';
-  manager = (await signIn(t.app, 'anna@shop.dk')).cookie ?? '';
+  owner = await staffCookie(t, 'olga@shop.dk', 'owner');
+  manager = await staffCookie(t, 'anna@shop.dk', 'manager');
   reader = await t.keyWith('settings:read', 'features:read', 'audit:read');
 });
 const read = async (tool: string) => (await t.call(tool, {}, { key: reader })).body.result;

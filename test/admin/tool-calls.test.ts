@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoStore } from '../../src/seed/demo.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { addPerson, page, post, signIn } from './helpers.ts';
+import { addPerson, page, post, signIn, staffCookie } from './helpers.ts';
 
 let t: TestApp;
 let manager = '';
@@ -11,11 +11,9 @@ let viewer = '';
 beforeAll(async () => {
   t = await createTestApp();
   await seedDemoStore(t.database.db, { baseUrl: 'http://butik.test' });
-  await addPerson(t.database.db, 'anna@shop.dk', 'manager');
-  await addPerson(t.database.db, 'vera@shop.dk', 'viewer');
   await addPerson(t.database.db, 'olga@shop.dk', 'owner');
-  manager = (await signIn(t.app, 'anna@shop.dk')).cookie ?? '';
-  viewer = (await signIn(t.app, 'vera@shop.dk')).cookie ?? '';
+  manager = await staffCookie(t, 'anna@shop.dk', 'manager');
+  viewer = await staffCookie(t, 'vera@shop.dk', 'viewer');
 });
 afterAll(async () => t.close());
 
