@@ -6,10 +6,11 @@ import { callerAdmission } from './caller.ts';
 import { UcpError } from './errors.ts';
 import type { BuyerLinking } from './linked-buyer.ts';
 import { ucpMcpRoute } from './mcp.ts';
-import { asUcpError, ucpOperations } from './operations.ts';
+import { ucpOperations } from './operations.ts';
 import type { OperationName, RunOperation } from './operations.ts';
 import { platformProfiles } from './platform-profile.ts';
 import { businessProfile, VERSIONED_PROFILE_PATH } from './profile.ts';
+import { failureOf, JSON_TYPE, sendAnswer } from './replies.ts';
 import { presentError } from './shapes.ts';
 import { signAnswers } from './sign-responses.ts';
 import { shoppingOperations } from './shopping-operations.ts';
@@ -25,7 +26,6 @@ import type { UcpVersion } from './versions.ts';
 type IdRequest = FastifyRequest<{ Params: { id?: string } }>;
 type BodyKind = 'json' | 'optional' | 'none';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * UCP (docs/ucp.md) under BASE_URL: discovery, the REST binding (checkout sessions and orders; catalog and carts in
@@ -114,13 +114,9 @@ async function serve(
       requestId: request.id,
       log: request.log,
     });
-    if (answer.retryAfter !== undefined) reply.header('retry-after', String(answer.retryAfter));
-    return reply.code(answer.status).type(JSON_TYPE).send(answer.text);
+    return sendAnswer(reply, answer);
   } catch (error) {
-    const failure = asUcpError(error);
-    if (failure.status >= 500) request.log.error({ err: error }, 'ucp: request failed');
-    if (failure.options.retryAfter !== undefined) reply.header('retry-after', String(failure.options.retryAfter));
-    if (failure.options.challenge !== undefined) reply.header('www-authenticate', failure.options.challenge);
+    const failure = failureOf(request, reply, error);
     const { status, body } = presentError(failure, shownIn, deps.baseUrl);
     return reply.code(status).type(JSON_TYPE).send(JSON.stringify(body));
   }

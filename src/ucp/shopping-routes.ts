@@ -3,7 +3,7 @@ import { decodeJsonBody } from '../edge/json-body.ts';
 import type { AppDeps } from '../deps.ts';
 import type { callerAdmission } from './caller.ts';
 import { UcpError } from './errors.ts';
-import { asUcpError } from './operations.ts';
+import { failureOf, JSON_TYPE, sendAnswer } from './replies.ts';
 import { transportErrorBody } from './shopping-answer.ts';
 import type { ShoppingCapability } from './shopping-answer.ts';
 import { shoppingAgent } from './shopping-agent.ts';
@@ -12,7 +12,6 @@ import type { VerifyRequest } from './verify-request.ts';
 
 type IdRequest = FastifyRequest<{ Params: { id?: string } }>;
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 const CAPABILITY: Record<ShoppingOperationName, ShoppingCapability> = {
   search_catalog: 'dev.ucp.shopping.catalog.search',
@@ -52,13 +51,9 @@ export const shoppingRoutes = async (
         idempotencyKey: typeof key === 'string' && key.trim() !== '' ? key.trim() : undefined,
         log: request.log,
       });
-      if (answer.retryAfter !== undefined) reply.header('retry-after', String(answer.retryAfter));
-      return reply.code(answer.status).type(JSON_TYPE).send(answer.text);
+      return sendAnswer(reply, answer);
     } catch (error) {
-      const failure = asUcpError(error);
-      if (failure.status >= 500) request.log.error({ err: error }, 'ucp: request failed');
-      if (failure.options.retryAfter !== undefined) reply.header('retry-after', String(failure.options.retryAfter));
-      if (failure.options.challenge !== undefined) reply.header('www-authenticate', failure.options.challenge);
+      const failure = failureOf(request, reply, error);
       return reply.code(failure.status).type(JSON_TYPE).send(JSON.stringify(transportErrorBody(CAPABILITY[operation], failure)));
     }
   };
