@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoStore } from '../../src/seed/demo.ts';
-import { createTestApp } from '../helpers/app.ts';
+import { listeningTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { master } from '../helpers/fixtures.ts';
 import { addPerson } from '../admin/helpers.ts';
@@ -15,11 +15,7 @@ let origin = '';
 
 beforeAll(async () => {
   if (MISSING) return;
-  t = await createTestApp();
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  const address = t.app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('the app is not listening on a TCP port');
-  origin = `http://127.0.0.1:${address.port}`;
+  ({ t, base: origin } = await listeningTestApp());
   await seedDemoStore(t.database.db, { baseUrl: origin });
   await addPerson(t.database.db, 'anna@shop.dk', 'manager');
   browser = await launchChromium();

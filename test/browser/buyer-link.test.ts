@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../helpers/app.ts';
+import { listeningTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { CALLBACK, register } from '../helpers/oauth.ts';
 import { MISSING, WIDTHS, expectAccessible, expectNoHorizontalScroll, launchChromium, screenshot } from './chromium.ts';
@@ -18,9 +18,7 @@ let base = '';
 
 beforeAll(async () => {
   if (MISSING) return;
-  t = await createTestApp({ env: { BUTIK_UCP_MODE: 'test' } });
-  base = await t.app.listen({ host: '127.0.0.1', port: 0 });
-  t.app.setBaseUrl(base);
+  ({ t, base } = await listeningTestApp({ env: { BUTIK_UCP_MODE: 'test' } }));
   browser = await launchChromium();
 }, 120_000);
 

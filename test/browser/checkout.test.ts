@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoStore } from '../../src/seed/demo.ts';
-import { createTestApp } from '../helpers/app.ts';
+import { listeningTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { MISSING, expectAccessible, expectNoHorizontalScroll, launchChromium, screenshot } from './chromium.ts';
 
@@ -15,12 +15,7 @@ let origin = '';
 
 beforeAll(async () => {
   if (MISSING) return;
-  t = await createTestApp({ env: { BUTIK_UCP_MODE: 'test' } });
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  const address = t.app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('the app is not listening on a TCP port');
-  origin = `http://127.0.0.1:${address.port}`;
-  t.app.setBaseUrl(origin);
+  ({ t, base: origin } = await listeningTestApp({ env: { BUTIK_UCP_MODE: 'test' } }));
   await seedDemoStore(t.database.db, { baseUrl: origin });
   browser = await launchChromium();
 }, 120_000);

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MASTER_KEY, createTestApp } from '../helpers/app.ts';
+import { MASTER_KEY, listeningTestApp } from '../helpers/app.ts';
 import { callMcp } from '../helpers/oauth.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { MISSING, launchChromium, screenshot } from './chromium.ts';
@@ -19,9 +19,7 @@ let base = '';
 
 beforeAll(async () => {
   if (MISSING) return;
-  t = await createTestApp();
-  base = await t.app.listen({ host: '127.0.0.1', port: 0 });
-  t.app.setBaseUrl(base);
+  ({ t, base } = await listeningTestApp());
   browser = await launchChromium();
 }, 120_000);
 

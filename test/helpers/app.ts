@@ -163,8 +163,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 }
 
 /** A test app listening on a free loopback port, its base URL set to that address (for real HTTP clients). */
-export async function listeningTestApp(): Promise<{ t: TestApp; base: string }> {
-  const t = await createTestApp();
+export async function listeningTestApp(options: Parameters<typeof createTestApp>[0] = {}): Promise<{ t: TestApp; base: string }> {
+  const t = await createTestApp(options);
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(t.app.server.address() as import('node:net').AddressInfo).port}`;
   t.app.setBaseUrl(base);
