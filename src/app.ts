@@ -9,7 +9,7 @@ import { BODY_LIMIT, resolveBaseUrl } from './config.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { logSafeError } from './db/errors.ts';
-import { registerFormCsrf } from './edge/form-csrf.ts';
+import { STOREFRONT_CSRF, registerFormCsrf } from './edge/form-csrf.ts';
 import { acceptRawBodies } from './edge/json-body.ts';
 import { sendProblem } from './edge/problem-reply.ts';
 import { ToolError } from './errors/tool-error.ts';
@@ -165,7 +165,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // the checkout form carry tokens of the same CSRF cookie. Registered after the UCP face, whose webhook worker
   // the checkout pages wake.
   void app.register(async (storefront) => {
-    await registerFormCsrf(storefront, { masterKey: options.masterKey, secure: deps.baseUrl.startsWith('https://') });
+    await registerFormCsrf(storefront, { cookie: STOREFRONT_CSRF, masterKey: options.masterKey, secure: deps.baseUrl.startsWith('https://') });
     await storefront.register(siteRoutes, { deps });
     if (delivery) {
       const { handoffRoutes } = await import('./handoff/routes.ts');

@@ -3,20 +3,33 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import type { FastifyInstance } from 'fastify';
 
-/** The cookie holding a visitor's CSRF secret on the public pages. */
-export const FORM_CSRF_COOKIE = 'butik_csrf';
+/** Where a family of forms keeps its visitor's CSRF secret: the cookie's name, path and SameSite, and the label its signing key is derived under. */
+export type FormCsrfCookie = { name: string; path: string; sameSite: 'strict' | 'lax'; keyLabel: string };
+
+/** The storefront's forms (the Buy button) and the buyer's checkout page share one cookie, so their tokens agree. */
+export const STOREFRONT_CSRF: FormCsrfCookie = { name: 'butik_csrf', path: '/', sameSite: 'strict', keyLabel: 'butik storefront csrf cookie' };
 
 /**
- * CSRF tokens for forms people fill in without signing in (the shop's Buy button and checkout page), in the
- * cookie mode of @fastify/csrf-protection: the secret lives in a signed, HttpOnly, SameSite=Strict cookie, the
- * token derived from it in the form. The signing secret is derived from the master key, which every instance of
- * a deployment shares, so a form rendered by one instance posts to another.
+ * The buyer's sign-up and link pages of identity linking. Their own cookie, kept under /oauth, and Lax: the link
+ * page is reached by the redirect chain a platform starts from another site.
  */
-export async function registerFormCsrf(app: FastifyInstance, options: { masterKey: string; secure: boolean }): Promise<void> {
-  await app.register(fastifyCookie, { secret: createHmac('sha256', options.masterKey).update('butik storefront csrf cookie').digest('base64url') });
+export const BUYER_CSRF: FormCsrfCookie = { name: 'butik_buyer_csrf', path: '/oauth', sameSite: 'lax', keyLabel: 'butik buyer csrf cookie' };
+
+/**
+ * CSRF tokens for forms people fill in without signing in, in the cookie mode of @fastify/csrf-protection: the
+ * secret lives in a signed, HttpOnly cookie, the token derived from it in the form. The signing secret is derived
+ * from the master key, which every instance of a deployment shares, so a form rendered by one instance posts to
+ * another. The console's forms are not among them: their tokens live in the staff session (admin/session.ts).
+ */
+export async function registerFormCsrf(
+  app: FastifyInstance,
+  options: { cookie: FormCsrfCookie; masterKey: string; secure: boolean },
+): Promise<void> {
+  const { cookie, masterKey, secure } = options;
+  await app.register(fastifyCookie, { secret: createHmac('sha256', masterKey).update(cookie.keyLabel).digest('base64url') });
   await app.register(fastifyCsrf, {
-    cookieKey: FORM_CSRF_COOKIE,
-    cookieOpts: { path: '/', sameSite: 'strict', httpOnly: true, secure: options.secure, signed: true },
+    cookieKey: cookie.name,
+    cookieOpts: { path: cookie.path, sameSite: cookie.sameSite, httpOnly: true, secure, signed: true },
   });
 }
 

@@ -1,6 +1,3 @@
-import { createHmac } from 'node:crypto';
-import fastifyCookie from '@fastify/cookie';
-import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { checkBuyerSignIn, createBuyer } from '../access/buyers.ts';
@@ -8,6 +5,7 @@ import { MIN_PASSWORD_LENGTH } from '../access/passwords.ts';
 import { isUcpBuyerScope } from '../access/scopes.ts';
 import type { UcpBuyerScope } from '../access/scopes.ts';
 import { signInLimiter } from '../access/sign-in-limit.ts';
+import { BUYER_CSRF, isCsrfRefusal, registerFormCsrf } from '../edge/form-csrf.ts';
 import { sendHtml } from '../edge/html/respond.ts';
 import type { AppDeps } from '../deps.ts';
 import { buyerAccount, linkPath, linksBuyer } from './buyer-link.ts';
@@ -34,22 +32,18 @@ const listOf = (value: string | string[] | undefined): string[] => (value === un
 /**
  * A buyer's side of UCP identity linking (docs/ucp.md#identity-linking), only while UCP is on: the sign-up page,
  * and the link page where the buyer signs in and consents to what the platform asked for. Forms carry a CSRF
- * token (@fastify/csrf-protection, its secret in a signed cookie), and failed sign-ins are limited per account and
+ * token (edge/form-csrf.ts, its secret in a signed cookie), and failed sign-ins are limited per account and
  * per address as the console's are. Every request already counts under the anonymous rate limit (routes.ts).
  */
 export const buyerRoutes: FastifyPluginAsync<{ deps: AppDeps; oauth: OAuthServer; masterKey: string }> = async (app, { deps, oauth, masterKey }) => {
   const { db } = deps.runtime;
-  await app.register(fastifyCookie, { secret: createHmac('sha256', masterKey).update('butik buyer csrf cookie').digest('base64url') });
+  await registerFormCsrf(app, { cookie: BUYER_CSRF, masterKey, secure: deps.baseUrl.startsWith('https://') });
   await app.register(fastifyFormbody, { bodyLimit: FORM_LIMIT });
-  await app.register(fastifyCsrf, {
-    cookieKey: 'butik_buyer_csrf',
-    cookieOpts: { path: '/oauth', sameSite: 'lax', httpOnly: true, signed: true, secure: deps.baseUrl.startsWith('https://') },
-  });
   const limiter = signInLimiter({ redisUrl: deps.config.redisUrl, prefix: `${deps.config.redisPrefix}:buyer`, log: app.log });
   app.addHook('onClose', async () => limiter.close());
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error.code === 'FST_CSRF_MISSING_SECRET' || error.code === 'FST_CSRF_INVALID_TOKEN') {
+    if (isCsrfRefusal(error)) {
       request.log.warn({ code: error.code }, 'buyer form refused: CSRF');
       return send(reply, 403, renderBuyerMessage('Formularen er forældet', 'Gå tilbage, genindlæs siden og prøv igen.'));
     }
