@@ -28,7 +28,7 @@ import { oauthRoutes } from './oauth/routes.ts';
 import { createOAuthServer } from './oauth/server.ts';
 import { UCP_RESOURCE_PATH, resourceMetadataUrl, resourceUrl } from './oauth/resources.ts';
 import type { BuyerLinking } from './ucp/linked-buyer.ts';
-import type { WebhookDelivery } from './ucp/webhooks.ts';
+import type { RunOperation } from './ucp/operations.ts';
 import type { AppDeps } from './deps.ts';
 import { siteRoutes } from './site/routes.ts';
 import { ucpOpenApi } from './ucp/openapi.ts';
@@ -148,7 +148,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   void app.register(oauthRoutes, { deps, oauth, masterKey: options.masterKey });
   void app.register(adminRoutes, { deps, masterKey: options.masterKey });
   const { mode } = config.ucp;
-  let delivery: WebhookDelivery | undefined;
+  let ucp: RunOperation | undefined;
   if (mode !== 'off') {
     const linking: BuyerLinking = {
       verify: (token) => oauth.verifyBuyer(token, resourceUrl(baseUrl, UCP_RESOURCE_PATH)),
@@ -158,18 +158,18 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // Loaded only while UCP is on: an idle shop without it never reads the module (scripts/build.mjs).
     void app.register(async (scope) => {
       const { ucpFace } = await import('./ucp/face.ts');
-      delivery = await ucpFace(scope, { deps, policy: mode, events, clock, linking, ...(options.webhookTiming ? { timing: options.webhookTiming } : {}) });
+      ucp = await ucpFace(scope, { deps, policy: mode, events, clock, linking, ...(options.webhookTiming ? { timing: options.webhookTiming } : {}) });
     });
   }
   // The storefront and, with UCP on, the buyer's checkout pages share one scope: the product page's Buy form and
-  // the checkout form carry tokens of the same CSRF cookie. Registered after the UCP face, whose webhook worker
-  // the checkout pages wake.
+  // the checkout form carry tokens of the same CSRF cookie. Registered after the UCP face, whose operations (its
+  // webhook worker and platform-profile cache with them) the checkout pages run.
   void app.register(async (storefront) => {
     await registerFormCsrf(storefront, { cookie: STOREFRONT_CSRF, masterKey: options.masterKey, secure: deps.baseUrl.startsWith('https://') });
     await storefront.register(siteRoutes, { deps });
-    if (delivery) {
+    if (ucp) {
       const { handoffRoutes } = await import('./handoff/routes.ts');
-      await storefront.register(handoffRoutes, { deps, delivery });
+      await storefront.register(handoffRoutes, { deps, run: ucp });
     }
   });
   return app;

@@ -13,10 +13,7 @@ import type { PageView } from '../site/document.ts';
 import { UcpError } from '../ucp/errors.ts';
 import { handoffParty, storefrontParty } from '../ucp/handoff.ts';
 import type { HandoffParty } from '../ucp/handoff.ts';
-import { platformProfiles } from '../ucp/platform-profile.ts';
-import { ucpOperations } from '../ucp/operations.ts';
-import type { OperationName } from '../ucp/operations.ts';
-import type { WebhookDelivery } from '../ucp/webhooks.ts';
+import type { OperationName, RunOperation } from '../ucp/operations.ts';
 import { readCheckout, readRefusal } from './checkout-model.ts';
 import type { CheckoutModel, Refusal } from './checkout-model.ts';
 import { explainMessage, explainRefusal, NO_HANDLER } from './explain.ts';
@@ -43,9 +40,8 @@ type Outcome = { ok: true; model: CheckoutModel } | { ok: false; status: number;
  * run, so the page has no path of its own to an order. Registered only while UCP is on, inside the storefront's
  * scope, which provides the CSRF cookie (edge/form-csrf.ts).
  */
-export const handoffRoutes = async (app: FastifyInstance, { deps, delivery }: { deps: AppDeps; delivery: WebhookDelivery }) => {
+export const handoffRoutes = async (app: FastifyInstance, { deps, run }: { deps: AppDeps; run: RunOperation }) => {
   const db = deps.database.db;
-  const run = ucpOperations(deps, delivery, platformProfiles(deps.config.ucp.mode === 'live' ? 'live' : 'test', app.log));
   const testMode = deps.config.ucp.mode === 'test';
   await app.register(fastifyFormbody, { bodyLimit: FORM_LIMIT });
 

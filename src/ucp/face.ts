@@ -4,10 +4,12 @@ import type { AppDeps } from '../deps.ts';
 import type { BuyerLinking } from './linked-buyer.ts';
 import { feedOrderEvents } from './order-feed.ts';
 import type { OutboundPolicy } from './outbound.ts';
+import { ucpOperations } from './operations.ts';
+import type { RunOperation } from './operations.ts';
 import { paymentActions } from './payment-actions.ts';
+import { platformProfiles } from './platform-profile.ts';
 import { ucpRoutes } from './routes.ts';
 import { webhookDelivery } from './webhooks.ts';
-import type { WebhookDelivery } from './webhooks.ts';
 
 export type UcpFaceOptions = {
   deps: AppDeps;
@@ -24,14 +26,17 @@ export type UcpFaceOptions = {
 /**
  * UCP while it is on: order changes fed into the webhook outbox, the webhook and payment-action workers, and
  * the routes. src/app.ts imports this module only for a shop that turned UCP on, so one without never loads it.
- * Answers the webhook worker, which the buyer's checkout pages wake after an order.
+ * Answers the UCP operations the routes run, for the buyer's checkout pages to run too: the same webhook worker,
+ * which they wake after an order, and the same cache of platform profiles.
  */
-export async function ucpFace(app: FastifyInstance, { deps, policy, events, clock, linking, timing }: UcpFaceOptions): Promise<WebhookDelivery> {
+export async function ucpFace(app: FastifyInstance, { deps, policy, events, clock, linking, timing }: UcpFaceOptions): Promise<RunOperation> {
   const { db } = deps.database;
   feedOrderEvents(events);
   const delivery = webhookDelivery({ db, policy, log: app.log, baseUrl: () => deps.baseUrl, clock, ...timing });
   const payments = paymentActions({ db, log: app.log, clock, ...timing });
   app.addHook('onClose', async () => { await Promise.all([delivery.close(), payments.close()]); });
-  await app.register(ucpRoutes, { deps, delivery, linking });
-  return delivery;
+  const profiles = platformProfiles(policy, app.log);
+  const run = ucpOperations(deps, delivery, profiles);
+  await app.register(ucpRoutes, { deps, run, profiles, linking });
+  return run;
 }

@@ -6,9 +6,8 @@ import { callerAdmission } from './caller.ts';
 import { UcpError } from './errors.ts';
 import type { BuyerLinking } from './linked-buyer.ts';
 import { ucpMcpRoute } from './mcp.ts';
-import { ucpOperations } from './operations.ts';
 import type { OperationName, RunOperation } from './operations.ts';
-import { platformProfiles } from './platform-profile.ts';
+import type { ProfileReader } from './platform-profile.ts';
 import { businessProfile, VERSIONED_PROFILE_PATH } from './profile.ts';
 import { failureOf, JSON_TYPE, sendAnswer } from './replies.ts';
 import { presentError } from './shapes.ts';
@@ -19,7 +18,6 @@ import { secretMatches } from './simulation.ts';
 import { publishedSigningKeys, signingKeySource } from './signing-keys.ts';
 import { requestVerifier } from './verify-request.ts';
 import type { VerifyRequest } from './verify-request.ts';
-import type { WebhookDelivery } from './webhooks.ts';
 import { isUcpVersion, servedVersions } from './versions.ts';
 import type { UcpVersion } from './versions.ts';
 
@@ -32,12 +30,10 @@ type BodyKind = 'json' | 'optional' | 'none';
  * shopping-routes.ts) and the MCP binding at /ucp/mcp. Every answer, errors included, is UCP's JSON; nothing here answers problem+json.
  */
 export const ucpRoutes = async (
-  app: FastifyInstance, { deps, delivery, linking }: { deps: AppDeps; delivery: WebhookDelivery; linking?: BuyerLinking },
+  app: FastifyInstance, { deps, run, profiles, linking }: { deps: AppDeps; run: RunOperation; profiles: ProfileReader; linking?: BuyerLinking },
 ) => {
   const { config, database } = deps;
   const clock = deps.runtime.clock;
-  const profiles = platformProfiles(config.ucp.mode === 'live' ? 'live' : 'test', app.log);
-  const run = ucpOperations(deps, delivery, profiles);
   const admit = callerAdmission(config.ucp.auth, deps.gate, linking ? { linking, db: database.db } : undefined);
   const verify = requestVerifier({ policy: config.ucp.signatures, httpsOnly: config.ucp.mode === 'live', baseUrl: () => deps.baseUrl, profiles, clock });
   signAnswers(app, signingKeySource(database.db, clock), clock, app.log);
