@@ -32,6 +32,8 @@ export type CompleteSettings = WriteSettings & {
   events: OrderEventHub;
   /** The version the platform negotiated: the order's events are sent to it in this version's shape. */
   version: UcpVersion;
+  /** Under the AP2 mandate extension: refuses the completion unless the verified mandate is for the checkout as it stands. */
+  bindMandate?: (view: Record<string, unknown>) => void;
 };
 
 const NOT_READY = 'Fulfillment address and option must be selected before completion.';
@@ -44,6 +46,8 @@ export async function completeSession(db: Db, id: string, request: CompleteCheck
   const session = requireOpen(await findSession(db, id, settings.caller), 'complete', settings.now);
   const { view, pricing } = await renderCheckout(db, session, settings);
   requireReady(pricing);
+  // Before any money moves; the transaction below then holds the total to the one authorized, so to the mandated one.
+  settings.bindMandate?.(view);
   const handler = settings.handlers.find((candidate) => candidate.id === request.payment_data.handler_id);
   if (!handler) throw invalidRequest(`Unsupported payment handler: ${request.payment_data.handler_id}`);
 

@@ -9,6 +9,7 @@ import type { RunOperation } from './operations.ts';
 import { paymentActions } from './payment-actions.ts';
 import { platformProfiles } from './platform-profile.ts';
 import { ucpRoutes } from './routes.ts';
+import { signingKeySource } from './signing-keys.ts';
 import { webhookDelivery } from './webhooks.ts';
 
 export type UcpFaceOptions = {
@@ -36,7 +37,8 @@ export async function ucpFace(app: FastifyInstance, { deps, policy, events, cloc
   const payments = paymentActions({ db, log: app.log, clock, ...timing });
   app.addHook('onClose', async () => { await Promise.all([delivery.close(), payments.close()]); });
   const profiles = platformProfiles(policy, app.log);
-  const run = ucpOperations(deps, delivery, profiles);
-  await app.register(ucpRoutes, { deps, run, profiles, linking });
+  const keys = signingKeySource(db, clock);
+  const run = ucpOperations(deps, delivery, profiles, keys);
+  await app.register(ucpRoutes, { deps, run, profiles, keys, linking });
   return run;
 }

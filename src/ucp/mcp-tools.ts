@@ -79,7 +79,8 @@ const TOOLS: UcpTool[] = [
     name: 'complete_checkout',
     title: 'Complete checkout',
     description: 'Place the order (UCP Complete Checkout) with a payment instrument: `payment.instruments` (the selected one, '
-      + 'or the only one), or 2026-01-11\'s `payment_data`; optionally `signals` and an AP2 `ap2.checkout_mandate`.',
+      + 'or the only one), or 2026-01-11\'s `payment_data`; optionally `signals`; and `ap2.checkout_mandate`, the AP2 checkout mandate, '
+      + 'which a platform that negotiated the AP2 mandate extension must send.',
     input: z.looseObject({
       meta: Meta.optional(),
       id: Id,

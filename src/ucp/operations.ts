@@ -7,10 +7,12 @@ import type { Log } from '../log.ts';
 import { isStorableText, unstorableTextErrors } from '../schema/storable-text.ts';
 import type { AppDeps } from '../deps.ts';
 import type { Agent } from './agent-header.ts';
+import { ap2Negotiated, mandateRequired, requireSameTerms, verifyCheckoutMandate } from './ap2-mandates.ts';
 import type { UcpCaller } from './caller.ts';
 import { CheckoutFromCart, checkoutFromCart } from './cart-checkout.ts';
 import { completeSession } from './complete.ts';
 import { notFound, UcpError } from './errors.ts';
+import { withMerchantAuthorization } from './merchant-authorization.ts';
 import { negotiateVersion } from './negotiation.ts';
 import { readOrder, updateOrder, UpdateOrder } from './orders.ts';
 import type { OrderAnswer } from './orders.ts';
@@ -21,6 +23,8 @@ import type { Edge } from './shapes.ts';
 import { simulateShipping } from './simulation.ts';
 import { cancelSession, createSession, readSession, updateSession } from './sessions.ts';
 import type { WriteSettings } from './sessions.ts';
+import { publishedSigningKeys } from './signing-keys.ts';
+import type { SigningKeySource } from './signing-keys.ts';
 import type { WebhookDelivery } from './webhooks.ts';
 
 /** One UCP call, whichever binding (REST or MCP) it came through. */
@@ -69,7 +73,7 @@ export function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T
  * the call run once per Idempotency-Key and platform (checked before the body is validated, so a replay answers
  * what the first call did), and every failure answered as UCP's error structure.
  */
-export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles: ProfileReader) {
+export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles: ProfileReader, keys: SigningKeySource) {
   const { config } = deps;
   const db = deps.database.db;
   const settingsFor = (caller: UcpCaller): WriteSettings => ({
@@ -100,9 +104,10 @@ export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles
       writes: true,
       about: 'Checkout session',
       async run({ id, agent, profile, body, settings, edge, idempotencyKey, requestId, log: callLog }) {
-        const completed = await completeSession(db, id, parse(CompleteCheckout, body), {
+        const request = parse(CompleteCheckout, body);
+        const completed = await completeSession(db, id, request, {
           ...settings, log: callLog, platform: agent.profile, idempotencyKey: idempotencyKey ?? requestId, webhookUrl: profile.webhookUrl,
-          events: deps.runtime.orderEvents, version: edge.version,
+          events: deps.runtime.orderEvents, version: edge.version, ...(edge.ap2 ? { bindMandate: await mandateBinding(request.ap2Mandate, profile, settings.now, edge) } : {}),
         });
         // order_placed was queued with the order; it leaves now rather than at the next poll.
         void delivery.kick();
@@ -132,11 +137,24 @@ export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles
       },
     },
   };
+  /**
+   * Under the AP2 mandate extension a completion carries a checkout mandate: verified before anything else
+   * (ap2-mandates.ts), then held against the session as completion finds it.
+   */
+  async function mandateBinding(mandate: string | undefined, profile: PlatformProfile, now: Date, edge: Edge) {
+    if (mandate === undefined) throw mandateRequired();
+    const mandated = await verifyCheckoutMandate(mandate, { platformKeys: profile.signingKeys, shopKeys: await publishedSigningKeys(db), now });
+    return (view: Record<string, unknown>) => requireSameTerms(mandated, presentCheckout(view, edge));
+  }
+
   const declared = config.ucp.version;
-  const shaped = (outcome: Outcome, edge: Edge): unknown => {
+  const shaped = async (outcome: Outcome, edge: Edge): Promise<unknown> => {
     switch (outcome.kind) {
-      case 'checkout':
-        return presentCheckout(outcome.body, edge);
+      case 'checkout': {
+        const checkout = presentCheckout(outcome.body, edge);
+        // Under the AP2 mandate extension every checkout answer carries the shop's signature of its terms.
+        return edge.ap2 ? withMerchantAuthorization(checkout, await keys()) : checkout;
+      }
       case 'order':
         return presentOrder(outcome.body.document, edge, outcome.body.currency);
       case 'plain':
@@ -161,11 +179,13 @@ export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles
       if (error instanceof UcpError) return failed(error);
       throw error;
     }
-    const edge: Edge = { version, handlers: config.ucp.paymentHandlers, platformCapabilities: profile.capabilities, baseUrl: deps.baseUrl };
+    const edge: Edge = {
+      version, handlers: config.ucp.paymentHandlers, platformCapabilities: profile.capabilities, baseUrl: deps.baseUrl, ap2: ap2Negotiated(version, profile.capabilities),
+    };
     const execute = async (): Promise<StoredAnswer> => {
       try {
         const outcome = await operation.run({ ...call, profile, settings: settingsFor(call.caller), edge });
-        return { status: outcome.status, text: JSON.stringify(shaped(outcome, edge)) };
+        return { status: outcome.status, text: JSON.stringify(await shaped(outcome, edge)) };
       } catch (error) {
         if (error instanceof UcpError) return failed(error, edge.version);
         throw error;

@@ -1,3 +1,4 @@
+import { AP2_MANDATE_CAPABILITY, AP2_SINCE } from './ap2-mandates.ts';
 import { IDENTITY_LINKING_CAPABILITY } from './identity-linking.ts';
 import { UCP_MCP_PATH } from './mcp.ts';
 import { publishedHandlers } from './payment-handlers.ts';
@@ -37,6 +38,11 @@ export const PUBLISHED_CAPABILITIES: readonly PublishedCapability[] = [
   }),
   IDENTITY_LINKING_CAPABILITY,
   ...SHOPPING_CAPABILITIES,
+  // Mandates are SD-JWTs (dc+sd-jwt), checked in the trusted-platform-provider flow (ap2-mandates.ts).
+  {
+    name: AP2_MANDATE_CAPABILITY, spec: 'ap2-mandates', schema: 'shopping/ap2_mandate.json', extends: CHECKOUT_CAPABILITY, since: AP2_SINCE,
+    config: { vp_formats_supported: { 'dc+sd-jwt': {} } },
+  },
 ];
 
 type ProfileInputs = {

@@ -15,7 +15,8 @@ import { signAnswers } from './sign-responses.ts';
 import { shoppingOperations } from './shopping-operations.ts';
 import { shoppingRoutes } from './shopping-routes.ts';
 import { secretMatches } from './simulation.ts';
-import { publishedSigningKeys, signingKeySource } from './signing-keys.ts';
+import { publishedSigningKeys } from './signing-keys.ts';
+import type { SigningKeySource } from './signing-keys.ts';
 import { requestVerifier } from './verify-request.ts';
 import type { VerifyRequest } from './verify-request.ts';
 import { isUcpVersion, servedVersions } from './versions.ts';
@@ -30,13 +31,13 @@ type BodyKind = 'json' | 'optional' | 'none';
  * shopping-routes.ts) and the MCP binding at /ucp/mcp. Every answer, errors included, is UCP's JSON; nothing here answers problem+json.
  */
 export const ucpRoutes = async (
-  app: FastifyInstance, { deps, run, profiles, linking }: { deps: AppDeps; run: RunOperation; profiles: ProfileReader; linking?: BuyerLinking },
+  app: FastifyInstance, { deps, run, profiles, keys, linking }: { deps: AppDeps; run: RunOperation; profiles: ProfileReader; keys: SigningKeySource; linking?: BuyerLinking },
 ) => {
   const { config, database } = deps;
   const clock = deps.runtime.clock;
   const admit = callerAdmission(config.ucp.auth, deps.gate, linking ? { linking, db: database.db } : undefined);
   const verify = requestVerifier({ policy: config.ucp.signatures, httpsOnly: config.ucp.mode === 'live', baseUrl: () => deps.baseUrl, profiles, clock });
-  signAnswers(app, signingKeySource(database.db, clock), clock, app.log);
+  signAnswers(app, keys, clock, app.log);
 
   const declared = config.ucp.version;
   const profile = async (reply: FastifyReply, version: UcpVersion) => {

@@ -98,9 +98,13 @@ const Context = z.object({
 /** Risk signals (2026-04-08, `signals`; `risk_signals` before): observed facts keyed by reverse-domain name. */
 const Signals = z.record(z.string().max(200), z.unknown());
 
-/** An AP2 checkout mandate (SD-JWT+kb), sent on completion by platforms that speak the AP2 mandate extension. */
+/**
+ * An AP2 checkout mandate (an SD-JWT), sent on completion by platforms that speak the AP2 mandate extension: as UCP's
+ * schema writes it (the issuer's JWT and disclosures), or as RFC 9901 does (ending in `~`, or in a key-binding JWT).
+ */
 const Ap2 = z.looseObject({
-  checkout_mandate: z.string().max(64 * 1024).regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+(~[A-Za-z0-9_-]+)*$/, 'an SD-JWT+kb checkout mandate'),
+  checkout_mandate: z.string().max(64 * 1024)
+    .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+(~[A-Za-z0-9_-]+)*(~([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)?)?$/, 'an SD-JWT checkout mandate'),
 });
 
 const Currency = z.string().regex(/^[A-Za-z]{3}$/, 'an ISO 4217 currency code').transform((code) => code.toUpperCase());

@@ -1,3 +1,4 @@
+import { AP2_MANDATE_CAPABILITY } from './ap2-mandates.ts';
 import { errorBody } from './errors.ts';
 import type { UcpError } from './errors.ts';
 import { publishedHandlers } from './payment-handlers.ts';
@@ -20,6 +21,8 @@ export type Edge = {
   /** The capability names the platform's profile lists; null when it could not be read (then all of ours apply). */
   platformCapabilities: readonly string[] | null;
   baseUrl: string;
+  /** Whether the call negotiated the AP2 mandate extension (ap2-mandates.ts): its checkouts then name it and are signed. */
+  ap2: boolean;
 };
 
 export const CHECKOUT_CAPABILITY = 'dev.ucp.shopping.checkout';
@@ -69,7 +72,9 @@ export function presentCheckout(view: Json, edge: Edge): Json {
   const { version } = edge;
   const { ucp: _stored, payment, totals, context, ...rest } = view;
   const { handlers: _handlers, selected_instrument_id: selected, instruments, ...paymentRest } = (payment ?? {}) as Json;
-  const capabilities = capabilityRegistry(version, active(CHECKOUT_CAPABILITY, CHECKOUT_EXTENSIONS, edge.platformCapabilities));
+  const capabilities = capabilityRegistry(version, [
+    ...active(CHECKOUT_CAPABILITY, CHECKOUT_EXTENSIONS, edge.platformCapabilities), ...(edge.ap2 ? [AP2_MANDATE_CAPABILITY] : []),
+  ]);
   // A session that needs the buyer names where the buyer continues: the shop's own checkout page for it.
   const handoff = view.status === 'requires_escalation' && view.continue_url === undefined
     ? { continue_url: `${edge.baseUrl}/checkout/${String(view.id)}` } : {};

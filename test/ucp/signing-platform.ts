@@ -13,16 +13,16 @@ export function platformKey(curve: 'P-256' | 'P-384' = 'P-256'): PlatformKey {
 
 /**
  * A platform that signs its requests: it serves its profile with the public keys it lists now (`publish`
- * changes them, as a rotation does) and counts how often the shop reads it.
+ * changes them, as a rotation does) and the capabilities it speaks, and counts how often the shop reads it.
  */
-export async function signingPlatform(initial: Array<Record<string, string>>) {
+export async function signingPlatform(initial: Array<Record<string, string>>, capabilities: readonly string[] = ['dev.ucp.shopping.checkout']) {
   let published = initial;
   let fetches = 0;
   const server = createServer((request, response) => {
     if (request.method === 'GET' && request.url === '/.well-known/ucp') {
       fetches += 1;
       response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'public, max-age=60' }).end(JSON.stringify({
-        ucp: { version: '2026-01-11', capabilities: [{ name: 'dev.ucp.shopping.checkout', version: '2026-01-11' }] },
+        ucp: { version: '2026-01-11', capabilities: capabilities.map((name) => ({ name, version: '2026-01-11' })) },
         signing_keys: published,
       }));
       return;

@@ -53,6 +53,7 @@ describe('/.well-known/ucp and the profiles of the older versions', () => {
     expect(Object.keys(declared.ucp.capabilities)).toEqual([
       'dev.ucp.shopping.checkout', 'dev.ucp.shopping.order', 'dev.ucp.shopping.fulfillment', 'dev.ucp.shopping.discount', 'dev.ucp.shopping.buyer_consent',
       'dev.ucp.common.identity_linking', 'dev.ucp.shopping.catalog.search', 'dev.ucp.shopping.catalog.lookup', 'dev.ucp.shopping.cart',
+      'dev.ucp.shopping.ap2_mandate',
     ]);
     expect(declared.ucp.payment_handlers['dev.ucp.mock_payment']).toEqual([expect.objectContaining({ id: 'mock_payment_handler', schema: 'https://ucp.dev/schemas/mock.json' })]);
     expectValid('2026-04-08', [SCHEMAS['2026-04-08'].profile], declared);
