@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import canonicalize from 'canonicalize';
 import { eq } from 'drizzle-orm';
 import { compactVerify, importJWK, SignJWT } from 'jose';
@@ -211,6 +212,29 @@ describe('the AP2 mandate extension (2026-04-08)', () => {
 
     const accepted = await complete(ap2Platform, ready.id, await checkoutMandate(checkoutJwtOf(current.body), key));
     expect(accepted.body.status).toBe('completed');
+  });
+
+  it('is the same over MCP: complete_checkout signed and refused alike', async () => {
+    const client = new Client({ name: 'ap2-platform-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL('/ucp/mcp', await t.app.listen({ host: '127.0.0.1', port: 0 }))));
+    try {
+      const _meta = { ucp: { profile: ap2Platform.profileUrl, version: '2026-04-08' } };
+      const ready = await readyCheckout(ap2Platform);
+      const read = (await client.callTool({ name: 'get_checkout', arguments: { id: ready.id }, _meta })).structuredContent as Json;
+      expect(read.ap2.merchant_authorization).toMatch(/^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/);
+      const payment = { instruments: [{ ...SUCCESS_CARD, selected: true }] };
+      const refused = await client.callTool({ name: 'complete_checkout', arguments: { id: ready.id, payment, idempotency_key: randomUUID() }, _meta })
+        .then(() => undefined, (error: { data: Json }) => error.data);
+      expect(refused).toMatchObject({ code: 'mandate_required' });
+      const completed = (await client.callTool({
+        name: 'complete_checkout',
+        arguments: { id: ready.id, payment, ap2: { checkout_mandate: await checkoutMandate(checkoutJwtOf(read), key) }, idempotency_key: randomUUID() },
+        _meta,
+      })).structuredContent as Json;
+      expect(completed.status).toBe('completed');
+    } finally {
+      await client.close();
+    }
   });
 
   it('leaves a platform that does not speak it as before: no ap2 member, completion without a mandate', async () => {
