@@ -52,6 +52,27 @@ describe('bin/butik.js', () => {
     expect(run()).toBe('sources serve');
   });
 
+  it('starts serve with the smallest young generation and lets it grow once the server is ready', () => {
+    // A bundle that allocates like a start (many objects that live a while) before and after main returns,
+    // and says how large V8's young generation (both semi-spaces) was each time.
+    writeFileSync(join(dir, 'dist', 'butik.mjs'), `import v8 from 'node:v8';
+      const youngMb = () => v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size / 1048576;
+      function allocate() { let kept = []; for (let i = 0; i < 2e6; i += 1) { kept.push({ i }); if (kept.length > 1e5) kept = []; } }
+      export async function main(args) {
+        allocate();
+        const started = youngMb();
+        setTimeout(() => { allocate(); console.log(args[0], started, youngMb()); });
+      }`);
+    touch('dist/butik.mjs', 0);
+    const young = (command: string, nodeOptions = '') => execFileSync(process.execPath, [join(dir, 'bin', 'butik.js'), command], {
+      encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: nodeOptions },
+    }).trim();
+    expect(young('serve')).toBe('serve 2 32');
+    // Other commands, and an operator who sized the young generation, get V8's own growth.
+    expect(young('migrate')).toBe('migrate 32 32');
+    expect(young('serve', '--max-semi-space-size=4')).toBe('serve 8 8');
+  });
+
   it('runs the sources when there is no bundle', () => {
     rmSync(join(dir, 'dist', 'butik.mjs'));
     expect(run()).toBe('sources serve');
