@@ -116,6 +116,7 @@ async function keyFor(profiles: ProfileReader, profileUrl: string, kid: string, 
     throw refused(400, 'algorithm_unsupported', `Algorithm ${claimed} is not supported: sign with ES256 (ecdsa-p256-sha256) or ES384.`);
   }
   let profile = await profiles(profileUrl);
+  if (profile.malformed !== null) throw refused(422, 'profile_malformed', `The profile ${profileUrl} ${profile.malformed}, so the request signature cannot be checked.`);
   if (profile.signingKeys === null) throw refused(424, 'profile_unreachable', `The profile ${profileUrl} could not be read, so the request signature cannot be checked.`);
   let jwk = profile.signingKeys.find((key) => key.kid === kid);
   if (!jwk) {
