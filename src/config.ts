@@ -34,6 +34,13 @@ const Size = z
     return Number(amount) * SIZE_UNITS[unit as keyof typeof SIZE_UNITS];
   });
 
+/** A comma-separated list of platform profile URLs, each kept as the URL parser writes it so a comparison is exact. */
+const ProfileUrls = z
+  .string()
+  .transform((value) => value.split(',').map((url) => url.trim()).filter(Boolean))
+  .refine((urls) => urls.every((url) => z.url({ protocol: /^https?$/ }).safeParse(url).success), 'expected platform profile URLs (http or https), separated by commas')
+  .transform((urls) => urls.map((url) => new URL(url).href));
+
 /** Every variable of docs/behaviour.md#running-it and docs/behaviour.md#rate-limits; parsed once at start-up. */
 const Env = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -58,6 +65,7 @@ const Env = z.object({
   BUTIK_UCP_MODE: z.enum(['off', 'test', 'live']).default('off'),
   BUTIK_UCP_PAYMENT_HANDLERS: z.string().min(1).optional(),
   BUTIK_UCP_SAVED_ADDRESSES: Bool.default(false),
+  BUTIK_UCP_TRUSTED_PLATFORMS: ProfileUrls.optional(),
   BUTIK_UCP_AUTH: z.enum(['open', 'key']).default('open'),
   BUTIK_UCP_SIMULATION_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   BUTIK_UCP_SIGNATURES: z.enum(['required', 'optional']).optional(),
@@ -104,6 +112,11 @@ export type Config = {
     simulationSecret: string | undefined;
     /** Offer known buyers their saved addresses and save the ones they ship to. */
     savedAddresses: boolean;
+    /**
+     * The platforms (profile URLs) the owner trusts to have verified their buyers' e-mails: those are offered the
+     * addresses known for the e-mail a session names (ucp/trusted-platforms.ts). Empty by default.
+     */
+    trustedPlatforms: string[];
     /** open: guest checkout, the session or order id is the capability; key: an API key with scope ucp:checkout. */
     auth: 'open' | 'key';
     /** required: every platform request carries an RFC 9421 signature (always in live mode); optional: checked when sent. */
@@ -133,6 +146,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.BUTIK_UCP_SIGNATURES === 'optional' && e.BUTIK_UCP_MODE === 'live') {
     throw new ConfigError('Invalid configuration:\n  BUTIK_UCP_SIGNATURES: live mode requires signed platform requests; optional is for test mode');
   }
+  const trustedPlatforms = e.BUTIK_UCP_TRUSTED_PLATFORMS ?? [];
+  if (trustedPlatforms.length > 0 && !e.BUTIK_UCP_SAVED_ADDRESSES) {
+    throw new ConfigError('Invalid configuration:\n  BUTIK_UCP_TRUSTED_PLATFORMS: offers saved addresses, so it needs BUTIK_UCP_SAVED_ADDRESSES=true');
+  }
+  if (e.BUTIK_UCP_MODE === 'live' && trustedPlatforms.some((url) => !url.startsWith('https:'))) {
+    throw new ConfigError('Invalid configuration:\n  BUTIK_UCP_TRUSTED_PLATFORMS: live mode reads platform profiles over https only');
+  }
   return {
     host: e.HOST,
     port: e.PORT,
@@ -156,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       paymentHandlers: paymentHandlersOf(e.BUTIK_UCP_MODE, e.BUTIK_UCP_PAYMENT_HANDLERS),
       simulationSecret: e.BUTIK_UCP_SIMULATION_SECRET,
       savedAddresses: e.BUTIK_UCP_SAVED_ADDRESSES,
+      trustedPlatforms,
       auth: e.BUTIK_UCP_AUTH,
       signatures: e.BUTIK_UCP_SIGNATURES ?? (e.BUTIK_UCP_MODE === 'live' ? 'required' : 'optional'),
       version: e.BUTIK_UCP_VERSION,

@@ -105,7 +105,7 @@ describe('UCP configuration', () => {
   };
 
   it('is off by default and advertises the mock handler in test mode', () => {
-    expect(loadConfig({}).ucp).toEqual({ mode: 'off', paymentHandlers: [], simulationSecret: undefined, savedAddresses: false, auth: 'open', signatures: 'optional', version: '2026-04-08' });
+    expect(loadConfig({}).ucp).toEqual({ mode: 'off', paymentHandlers: [], simulationSecret: undefined, savedAddresses: false, trustedPlatforms: [], auth: 'open', signatures: 'optional', version: '2026-04-08' });
     expect(loadConfig({ BUTIK_UCP_VERSION: '2026-01-11' }).ucp.version).toBe('2026-01-11');
     expect(configError({ BUTIK_UCP_VERSION: '2026-02-30' }).message).toMatch(/BUTIK_UCP_VERSION/);
     expect(loadConfig({ BUTIK_UCP_AUTH: 'key' }).ucp.auth).toBe('key');
@@ -119,6 +119,14 @@ describe('UCP configuration', () => {
     expect(loadConfig({ BUTIK_UCP_MODE: 'test', BUTIK_UCP_SIGNATURES: 'required' }).ucp.signatures).toBe('required');
     expect(configError({ BUTIK_UCP_MODE: 'live', BUTIK_UCP_SIGNATURES: 'optional' }).message).toMatch(/BUTIK_UCP_SIGNATURES: live mode requires signed platform requests/);
     expect(configError({ BUTIK_UCP_MODE: 'test', BUTIK_UCP_SIGNATURES: 'sometimes' }).message).toMatch(/BUTIK_UCP_SIGNATURES/);
+  });
+
+  it('trusts no platform by default, and trusted platforms only with saved addresses and, live, over https', () => {
+    const trusted = { BUTIK_UCP_MODE: 'test', BUTIK_UCP_SAVED_ADDRESSES: 'true', BUTIK_UCP_TRUSTED_PLATFORMS: 'https://a.example/profile , http://localhost:8285/p' };
+    expect(loadConfig(trusted).ucp.trustedPlatforms).toEqual(['https://a.example/profile', 'http://localhost:8285/p']);
+    expect(configError({ ...trusted, BUTIK_UCP_SAVED_ADDRESSES: 'false' }).message).toMatch(/BUTIK_UCP_TRUSTED_PLATFORMS: offers saved addresses, so it needs BUTIK_UCP_SAVED_ADDRESSES=true/);
+    expect(configError({ ...trusted, BUTIK_UCP_TRUSTED_PLATFORMS: 'not a url' }).message).toMatch(/BUTIK_UCP_TRUSTED_PLATFORMS: expected platform profile URLs/);
+    expect(configError({ ...trusted, BUTIK_UCP_MODE: 'live' }).message).toMatch(/BUTIK_UCP_TRUSTED_PLATFORMS: live mode reads platform profiles over https only/);
   });
 
   it('takes a simulation secret in test mode only', () => {

@@ -423,9 +423,11 @@ export const customers = pgTable('customers', {
 
 /**
  * A known buyer's addresses. `owner` names who may be offered the row: null for the merchant's own records
- * (imported), offered to nobody, since no buyer can prove the e-mail is theirs; `key:<api key id>` for an
- * address a UCP platform's buyer shipped an order to, offered to that key alone; `buyer:<buyer id>` for an
- * address a linked buyer's order shipped to, offered to that buyer's tokens alone (ucp/saved-addresses.ts).
+ * (imported), offered only through a platform the owner trusts to have verified the buyer's e-mail, since no
+ * buyer can prove the e-mail is theirs here; `key:<api key id>` for an address a UCP platform's buyer shipped an
+ * order to, offered to that key alone; `buyer:<buyer id>` for an address a linked buyer's order shipped to,
+ * offered to that buyer's tokens alone; `platform:<profile URL>` for one a trusted platform's buyer shipped an
+ * order to, offered to that platform alone (ucp/saved-addresses.ts).
  */
 export const customerAddresses = pgTable('customer_addresses', {
   id: text('id').primaryKey(),

@@ -6,6 +6,8 @@ import { UCP_SCOPE } from '../access/scopes.ts';
 import type { Scope } from '../access/scopes.ts';
 import { UcpError } from './errors.ts';
 import { withLinkedBuyer } from './linked-buyer.ts';
+import { trustedPlatform } from './trusted-platforms.ts';
+import type { PlatformTrust } from './trusted-platforms.ts';
 import type { BuyerLinking, LinkedBuyer } from './linked-buyer.ts';
 import type { Db } from '../db/client.ts';
 
@@ -19,9 +21,11 @@ export type UcpCaller = {
   mode: 'open' | 'key';
   /** The buyer whose linked account's token came with the request (linked-buyer.ts); absent for a guest. */
   buyer?: LinkedBuyer;
+  /** The profile URL of a platform the owner trusts, when the request proved it comes from it (trusted-platforms.ts). */
+  trustedPlatform?: string;
 };
 
-type CredentialHeaders = { 'x-api-key'?: string | string[]; authorization?: string };
+type CredentialHeaders = { 'x-api-key'?: string | string[]; authorization?: string; 'ucp-agent'?: string | string[] };
 
 export function openCaller(ip: string): UcpCaller {
   return { actor: { kind: 'anonymous', ip }, keyId: null, mode: 'open' };
@@ -66,10 +70,15 @@ export function callerName(caller: UcpCaller, profile: string): string {
   return caller.mode === 'key' ? actorName(caller.actor) : profile || 'ucp';
 }
 
-/** The admission the configured mode makes of one request, then the linked buyer when a buyer's token came with it. */
-export function callerAdmission(mode: 'open' | 'key', gate: Gate, linked?: { linking: BuyerLinking; db: Db }) {
-  return async (ip: string, headers: CredentialHeaders): Promise<UcpCaller> => {
-    const caller = mode === 'open' ? openCaller(ip) : await keyCaller(gate, ip, headers);
+/**
+ * The admission the configured mode makes of one request, then the linked buyer when a buyer's token came with it,
+ * and the trusted platform when the request proved it comes from one (`signedBy`: the profile whose key signed it).
+ */
+export function callerAdmission(mode: 'open' | 'key', gate: Gate, trust: PlatformTrust, linked?: { linking: BuyerLinking; db: Db }) {
+  return async (ip: string, headers: CredentialHeaders, signedBy: string | undefined): Promise<UcpCaller> => {
+    const admitted = mode === 'open' ? openCaller(ip) : await keyCaller(gate, ip, headers);
+    const platform = trustedPlatform(trust, headers['ucp-agent'], signedBy);
+    const caller = platform === undefined ? admitted : { ...admitted, trustedPlatform: platform };
     return linked ? withLinkedBuyer(caller, { ...linked, gate, ip, headers }) : caller;
   };
 }

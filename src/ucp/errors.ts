@@ -10,7 +10,7 @@ export type UcpErrorOptions = {
    * A business outcome rather than a refusal of the request (an unknown item, too little stock): from 2026-04-08
    * on it is answered with 200 and this standard error code in `messages` (checkout-rest.md, "Business Outcomes").
    */
-  outcome?: 'not_found' | 'out_of_stock' | 'item_unavailable';
+  outcome?: 'not_found' | 'out_of_stock' | 'item_unavailable' | 'capabilities_incompatible';
   /** The refusal of a protocol version: its status and body are the declared version's (ucp/shapes.ts). */
   versionRefusal?: boolean;
 };

@@ -126,8 +126,8 @@ export const ucpMcpRoute = async (
         return undefined;
       }
       try {
-        await verify(request);
-        const caller = await admit(request.ip, request.headers);
+        const signedBy = await verify(request);
+        const caller = await admit(request.ip, request.headers, signedBy);
         return { context: { requestId: request.id, log: request.log, caller }, headers: cors, clientId: 'ucp-platform', scopes: [] };
       } catch (error) {
         if (!(error instanceof UcpError)) throw error;

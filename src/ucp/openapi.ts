@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { UCP_SCOPE } from '../access/scopes.ts';
 import type { OpenApiExtension } from '../deps.ts';
+import { CartRequest } from './cart-sessions.ts';
+import { GetProductRequest, LookupRequest, SearchRequest } from './catalog-operations.ts';
 import { UpdateOrder } from './orders.ts';
 import { CompleteCheckout, CreateCheckout, UpdateCheckout } from './schemas.ts';
 
@@ -13,6 +15,12 @@ const schemaOf = (schema: z.ZodType): Json => {
 
 const CHECKOUT = { $ref: 'https://ucp.dev/schemas/shopping/checkout_resp.json' };
 const ORDER = { $ref: 'https://ucp.dev/schemas/shopping/order.json' };
+const SEARCH = { $ref: 'https://ucp.dev/schemas/shopping/catalog_search.json#/$defs/search_response' };
+const LOOKUP = { $ref: 'https://ucp.dev/schemas/shopping/catalog_lookup.json#/$defs/lookup_response' };
+const PRODUCT = { $ref: 'https://ucp.dev/schemas/shopping/catalog_lookup.json#/$defs/get_product_response' };
+const CART = { $ref: 'https://ucp.dev/schemas/shopping/cart.json' };
+/** Catalog and cart answer every failure in 2026-04-08's structure; business outcomes are 200 with it. */
+const SHOPPING_ERROR = { $ref: 'https://ucp.dev/schemas/shopping/types/error_response.json' };
 
 const ERROR: Json = {
   type: 'object',
@@ -51,12 +59,25 @@ const IDEMPOTENCY: Json = {
 };
 const ID: Json = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
 
-const failures = (...statuses: number[]): Json => Object.fromEntries(statuses.map((status) => [status, {
-  description: ({ 400: 'Invalid request: unknown item, stock, currency, not ready, unsupported handler', 402: 'Payment declined', 403: 'Forbidden', 404: 'Not found', 409: 'Session ended, stock gone, idempotency conflict', 422: 'Schema violation', 429: 'Rate limited (policy ucp)' } as Record<number, string>)[status] ?? 'Failure',
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/UcpError' } } },
+const CHECKOUT_FAILURES: Record<number, string> = {
+  400: 'Invalid request: unknown item, stock, currency, not ready, unsupported handler', 402: 'Payment declined', 403: 'Forbidden',
+  404: 'Not found', 409: 'Session ended, stock gone, idempotency conflict', 422: 'Schema violation', 429: 'Rate limited (policy ucp)',
+};
+const SHOPPING_FAILURES: Record<number, string> = {
+  400: 'Invalid request: a broken body, no query nor filter, an unknown cursor, too many ids', 409: 'Idempotency key reused with another body',
+  422: 'Unsupported version', 429: 'Rate limited (policy ucp)',
+};
+
+const failures = (kind: 'checkout' | 'shopping', statuses: number[]): Json => Object.fromEntries(statuses.map((status) => [status, {
+  description: (kind === 'checkout' ? CHECKOUT_FAILURES : SHOPPING_FAILURES)[status] ?? 'Failure',
+  content: { 'application/json': { schema: kind === 'checkout' ? { $ref: '#/components/schemas/UcpError' } : SHOPPING_ERROR } },
 }]));
 
-type OperationFields = { body?: z.ZodType; idempotent?: boolean; path?: boolean; ok: Json; status?: number; errors: number[] };
+type OperationFields = {
+  body?: z.ZodType; idempotent?: boolean; path?: boolean; ok: Json; status?: number; errors: number[];
+  /** Catalog and cart (2026-04-08 only): their error structure, and a business outcome answered 200 with it. */
+  shopping?: boolean;
+};
 
 function operationFor(auth: 'open' | 'key', id: string, summary: string, fields: OperationFields): Json {
   return {
@@ -68,18 +89,24 @@ function operationFor(auth: 'open' | 'key', id: string, summary: string, fields:
     parameters: [...(fields.path ? [ID] : []), ...HEADERS, ...(fields.idempotent ? [IDEMPOTENCY] : [])],
     ...(fields.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(fields.body) } } } } : {}),
     responses: {
-      [fields.status ?? 200]: { description: summary, content: { 'application/json': { schema: fields.ok } } },
-      ...failures(...fields.errors, 429),
+      [fields.status ?? 200]: {
+        description: fields.shopping ? `${summary}; a business outcome (not found, not sold) is this status with ucp.status "error" and messages` : summary,
+        content: { 'application/json': { schema: fields.shopping ? { oneOf: [fields.ok, SHOPPING_ERROR] } : fields.ok } },
+      },
+      ...failures(fields.shopping ? 'shopping' : 'checkout', [...fields.errors, 429]),
     },
   };
 }
 
-/** The UCP REST binding in Butik's OpenAPI document, when UCP is on. Responses reference UCP's own schemas. */
+/**
+ * The UCP REST binding in Butik's OpenAPI document, when UCP is on: checkout and orders, catalog and carts. Request
+ * bodies are the zod schemas the routes parse with; responses reference UCP's own schemas.
+ */
 export function ucpOpenApi(auth: 'open' | 'key'): OpenApiExtension {
   const operation = (id: string, summary: string, fields: OperationFields) => operationFor(auth, id, summary, fields);
   return {
     scopes: [UCP_SCOPE],
-    tag: { name: 'ucp', description: 'Universal Commerce Protocol checkout for shopping agents (BUTIK_UCP_MODE test or live), answered in the version each request negotiates (2026-04-08, 2026-01-23 or 2026-01-11); the same operations over MCP at /ucp/mcp.' },
+    tag: { name: 'ucp', description: 'Universal Commerce Protocol checkout for shopping agents (BUTIK_UCP_MODE test or live), answered in the version each request negotiates (2026-04-08, 2026-01-23 or 2026-01-11); catalog and carts in 2026-04-08; the same operations over MCP at /ucp/mcp.' },
     schemas: { UcpError: ERROR },
     paths: {
       '/checkout-sessions': {
@@ -100,6 +127,25 @@ export function ucpOpenApi(auth: 'open' | 'key'): OpenApiExtension {
       '/orders/{id}': {
         get: operation('get_order', 'Get an order placed through UCP', { path: true, ok: ORDER, errors: [404] }),
         put: operation('update_order', 'Append fulfillment events and adjustments to an order', { path: true, body: UpdateOrder, idempotent: true, ok: ORDER, errors: [404, 422] }),
+      },
+      '/catalog/search': {
+        post: operation('search_catalog', 'Search the catalog (2026-04-08)', { body: SearchRequest, ok: SEARCH, errors: [400, 422], shopping: true }),
+      },
+      '/catalog/lookup': {
+        post: operation('lookup_catalog', 'Look products up by product id, variant id or handle (2026-04-08)', { body: LookupRequest, ok: LOOKUP, errors: [400, 422], shopping: true }),
+      },
+      '/catalog/product': {
+        post: operation('get_product', 'Get one product with its variants (2026-04-08)', { body: GetProductRequest, ok: PRODUCT, errors: [400, 422], shopping: true }),
+      },
+      '/carts': {
+        post: operation('create_cart', 'Create a cart (2026-04-08)', { body: CartRequest, idempotent: true, ok: CART, status: 201, errors: [400, 422], shopping: true }),
+      },
+      '/carts/{id}': {
+        get: operation('get_cart', 'Get a cart (2026-04-08)', { path: true, ok: CART, errors: [400], shopping: true }),
+        put: operation('update_cart', 'Replace a cart\'s lines, buyer and context (2026-04-08)', { path: true, body: CartRequest, idempotent: true, ok: CART, errors: [400, 409, 422], shopping: true }),
+      },
+      '/carts/{id}/cancel': {
+        post: operation('cancel_cart', 'Cancel a cart (2026-04-08)', { path: true, idempotent: true, ok: CART, errors: [400, 409], shopping: true }),
       },
     },
   };

@@ -17,6 +17,7 @@ import { negotiateVersion } from './negotiation.ts';
 import { readOrder, updateOrder, UpdateOrder } from './orders.ts';
 import type { OrderAnswer } from './orders.ts';
 import type { PlatformProfile, ProfileReader } from './platform-profile.ts';
+import { publishedCapabilityNames } from './profile.ts';
 import { CompleteCheckout, CreateCheckout, CreateCheckoutWithCurrency, UpdateCheckout } from './schemas.ts';
 import { presentCheckout, presentError, presentOrder } from './shapes.ts';
 import type { Edge } from './shapes.ts';
@@ -25,6 +26,7 @@ import { cancelSession, createSession, readSession, updateSession } from './sess
 import type { WriteSettings } from './sessions.ts';
 import { publishedSigningKeys } from './signing-keys.ts';
 import type { SigningKeySource } from './signing-keys.ts';
+import type { UcpVersion } from './versions.ts';
 import type { WebhookDelivery } from './webhooks.ts';
 
 /** One UCP call, whichever binding (REST or MCP) it came through. */
@@ -172,6 +174,9 @@ export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles
     if (operation.about !== undefined && namesNothing(call.id)) return failed(notFound(operation.about));
     // The version is settled before an Idempotency-Key can replay anything: a version refused now is refused.
     const profile = await profiles(call.agent.profile);
+    if (profile.malformed !== null) {
+      return failed(new UcpError(422, 'PROFILE_MALFORMED', `The platform profile ${call.agent.profile} ${profile.malformed}; serve a UCP profile there (a JSON object with a "ucp" member).`));
+    }
     let version;
     try {
       version = negotiateVersion({ header: call.agent.version, profile: profile.version }, declared);
@@ -179,6 +184,8 @@ export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles
       if (error instanceof UcpError) return failed(error);
       throw error;
     }
+    const incompatible = incompatibleCapabilities(profile.capabilities, version);
+    if (incompatible) return failed(incompatible, version);
     const edge: Edge = {
       version, handlers: config.ucp.paymentHandlers, platformCapabilities: profile.capabilities, baseUrl: deps.baseUrl, ap2: ap2Negotiated(version, profile.capabilities),
     };
@@ -205,6 +212,18 @@ export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles
     }
   };
 }
+/**
+ * Capability negotiation (overview.md): a profile that lists capabilities sharing none with the shop's in the
+ * negotiated version leaves nothing to do together, a business outcome from 2026-04-08 on (200, `ucp.status`
+ * "error"). A profile that could not be read, or lists none, leaves the checkout's own capabilities in force.
+ */
+function incompatibleCapabilities(platform: string[] | null, version: UcpVersion): UcpError | undefined {
+  if (platform === null || platform.length === 0) return undefined;
+  const shop = new Set(publishedCapabilityNames(version));
+  if (platform.some((name) => shop.has(name))) return undefined;
+  return new UcpError(400, 'CAPABILITIES_INCOMPATIBLE', `The platform profile lists none of this shop's capabilities (${[...shop].join(', ')}).`, { outcome: 'capabilities_incompatible' });
+}
+
 export type OperationName =
   | 'create_checkout' | 'get_checkout' | 'update_checkout' | 'complete_checkout' | 'cancel_checkout'
   | 'get_order' | 'update_order' | 'simulate_shipping';

@@ -9,11 +9,31 @@ export type ProfileKey = Record<string, unknown> & { kid: string; kty: string };
 /**
  * What a platform's profile tells the shop: the protocol version it speaks, the capabilities it speaks, where it
  * takes order events, and the keys its requests are signed with. `signingKeys` is null when the profile could
- * not be read.
+ * not be read; `malformed` says why, when it was read but is not a UCP profile (not JSON, or no `ucp` object).
  */
-export type PlatformProfile = { version: string | null; capabilities: string[] | null; webhookUrl: string | null; signingKeys: ProfileKey[] | null };
+export type PlatformProfile = {
+  version: string | null; capabilities: string[] | null; webhookUrl: string | null; signingKeys: ProfileKey[] | null; malformed: string | null;
+};
 
-const UNKNOWN: PlatformProfile = { version: null, capabilities: null, webhookUrl: null, signingKeys: null };
+const UNKNOWN: PlatformProfile = { version: null, capabilities: null, webhookUrl: null, signingKeys: null, malformed: null };
+
+/** A profile that answered but is not UCP's: the platform's mistake to fix, not an outage to wait out. */
+class MalformedProfile extends Error {}
+
+function profileDocument(text: string) {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new MalformedProfile('is not JSON');
+  }
+  const parsed = ProfileDocument.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new MalformedProfile(`is not a UCP profile (${issue?.path.length ? `${issue.path.join('.')}: ` : ''}${issue?.message ?? 'invalid'})`);
+  }
+  return parsed.data;
+}
 
 const Config = z.object({ webhook_url: z.url().optional() }).loose().optional();
 const Entry = z.object({ config: Config }).loose();
@@ -58,8 +78,9 @@ function originOf(url: string): string {
 
 /**
  * Reads platform profiles named in UCP-Agent, each kept five minutes. A failure (unreachable, too slow,
- * too large, not a profile) is logged and answered as "nothing known": it never fails the platform's request
- * by itself; a signed request needs the keys, and its check refuses it. `refresh` reads the profile again
+ * too large, not a profile) is logged and answered as "nothing known": an unreachable profile never fails the
+ * platform's request by itself (a signed request needs the keys, and its check refuses it); one that answered
+ * but is not a UCP profile is marked `malformed`, which the checkout refuses (operations.ts). `refresh` reads the profile again
  * (a key rotated since it was cached), at most once a minute per origin, as docs/ucp.md#request-signatures says.
  */
 export function platformProfiles(policy: OutboundPolicy, log: Log, clock: () => number = Date.now) {
@@ -77,7 +98,7 @@ export function platformProfiles(policy: OutboundPolicy, log: Log, clock: () => 
     try {
       const answer = await sendOutbound({ method: 'GET', url, headers: { accept: 'application/json' }, timeoutMs: 3_000, maxBytes: 64 * 1024 }, policy);
       if (answer.status !== 200) throw new Error(`status ${answer.status}`);
-      const document = ProfileDocument.parse(JSON.parse(answer.text));
+      const document = profileDocument(answer.text);
       const capabilities = document.ucp.capabilities ?? [];
       const webhookUrl = capabilities.find((capability) => capability.config?.webhook_url)?.config?.webhook_url ?? null;
       const signingKeys = (document.signing_keys ?? []).flatMap((entry) => {
@@ -85,12 +106,12 @@ export function platformProfiles(policy: OutboundPolicy, log: Log, clock: () => 
         return key.success ? [key.data] : [];
       });
       const names = [...new Set(capabilities.map((capability) => capability.name))];
-      return keep(url, { version: document.ucp.version ?? null, capabilities: names, webhookUrl, signingKeys }, CACHE_MS);
+      return keep(url, { version: document.ucp.version ?? null, capabilities: names, webhookUrl, signingKeys, malformed: null }, CACHE_MS);
     } catch (error) {
       log.warn({ profile: url, reason: error instanceof Error ? error.message : String(error) }, 'ucp: platform profile unreadable');
       // A failed refresh leaves the profile still in date as it was: the keys it lists go on verifying.
       if (cached && cached.until > clock()) return cached.profile;
-      return keep(url, UNKNOWN, FAILURE_CACHE_MS);
+      return keep(url, error instanceof MalformedProfile ? { ...UNKNOWN, malformed: error.message } : UNKNOWN, FAILURE_CACHE_MS);
     }
   };
 }

@@ -110,6 +110,9 @@ function registryProfile(version: UcpVersion, inputs: ProfileInputs) {
 
 const capabilitiesOf = (version: UcpVersion) => PUBLISHED_CAPABILITIES.filter((capability) => capability.since <= version);
 
+/** The names of the capabilities the shop publishes in one version's profile. */
+export const publishedCapabilityNames = (version: UcpVersion) => capabilitiesOf(version).map((capability) => capability.name);
+
 /**
  * The shop's business profile for one protocol version: GET /.well-known/ucp is the declared version's, listing the
  * older ones it serves in `supported_versions`; GET /.well-known/ucp/{version} is an older version's, complete

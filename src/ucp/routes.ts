@@ -35,7 +35,8 @@ export const ucpRoutes = async (
 ) => {
   const { config, database } = deps;
   const clock = deps.runtime.clock;
-  const admit = callerAdmission(config.ucp.auth, deps.gate, linking ? { linking, db: database.db } : undefined);
+  const trust = { platforms: config.ucp.trustedPlatforms, unsignedClaims: config.ucp.mode === 'test' };
+  const admit = callerAdmission(config.ucp.auth, deps.gate, trust, linking ? { linking, db: database.db } : undefined);
   const verify = requestVerifier({ policy: config.ucp.signatures, httpsOnly: config.ucp.mode === 'live', baseUrl: () => deps.baseUrl, profiles, clock });
   signAnswers(app, keys, clock, app.log);
 
@@ -97,8 +98,8 @@ async function serve(
     if (limit.exceeded) {
       throw new UcpError(429, 'RATE_LIMITED', `Too many requests; retry in ${limit.resetSeconds} seconds.`, { retryAfter: limit.resetSeconds });
     }
-    await served.verify(request);
-    const caller = await served.admit(request.ip, request.headers);
+    const signedBy = await served.verify(request);
+    const caller = await served.admit(request.ip, request.headers, signedBy);
     served.guard?.(request);
     const header = request.headers['idempotency-key'];
     const answer = await run({

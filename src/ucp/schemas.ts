@@ -23,7 +23,8 @@ export const PostalAddress = z.object({
 });
 export type PostalAddress = z.infer<typeof PostalAddress>;
 
-const Destination = PostalAddress.extend({ id: Id.optional() });
+/** UCP lets a request's destination id be any string: an empty one is no id, a platform that knows none yet sends it. */
+const Destination = PostalAddress.extend({ id: z.string().max(200).transform((id) => id || undefined).optional() });
 
 const Group = z.object({
   id: Id.optional(),

@@ -39,8 +39,8 @@ export const shoppingRoutes = async (
         throw new UcpError(429, 'RATE_LIMITED', `Too many requests; retry in ${limit.resetSeconds} seconds.`, { retryAfter: limit.resetSeconds });
       }
       const agent = shoppingAgent(request.headers['ucp-agent']);
-      await verify(request);
-      const caller = await admit(request.ip, request.headers);
+      const signedBy = await verify(request);
+      const caller = await admit(request.ip, request.headers, signedBy);
       const key = request.headers['idempotency-key'];
       const answer = await run({
         operation,

@@ -55,12 +55,13 @@ function fieldsOf(headers: IncomingHttpHeaders): FieldOccurrence[] {
  * within five minutes, the key found by keyid (a key missing from the cached profile refetches it once). A
  * refusal is a UcpError with UCP's code and status. Replays are the idempotency keys' to answer: the
  * Idempotency-Key is among the signed components, so a replayed write gets the first call's answer.
+ * Resolves to the profile URL whose key made the signature, or undefined for an unsigned request the policy allows.
  */
 export function requestVerifier(options: { policy: SignaturePolicy; httpsOnly: boolean; baseUrl: () => string; profiles: ProfileReader; clock: () => Date }) {
-  return async function verifyRequest(request: IncomingRequest): Promise<void> {
+  return async function verifyRequest(request: IncomingRequest): Promise<string | undefined> {
     const { headers } = request;
     if (headers.signature === undefined && headers['signature-input'] === undefined) {
-      if (options.policy === 'optional') return;
+      if (options.policy === 'optional') return undefined;
       throw refused(401, 'signature_missing', 'Sign every request with an RFC 9421 HTTP message signature (Signature-Input and Signature) made with a key in your profile\'s signing_keys.');
     }
     if (headers.signature === undefined || headers['signature-input'] === undefined) {
@@ -103,6 +104,7 @@ export function requestVerifier(options: { policy: SignaturePolicy; httpsOnly: b
       }
       throw error;
     }
+    return profileUrl;
   };
 }
 
@@ -114,6 +116,7 @@ async function keyFor(profiles: ProfileReader, profileUrl: string, kid: string, 
     throw refused(400, 'algorithm_unsupported', `Algorithm ${claimed} is not supported: sign with ES256 (ecdsa-p256-sha256) or ES384.`);
   }
   let profile = await profiles(profileUrl);
+  if (profile.malformed !== null) throw refused(422, 'profile_malformed', `The profile ${profileUrl} ${profile.malformed}, so the request signature cannot be checked.`);
   if (profile.signingKeys === null) throw refused(424, 'profile_unreachable', `The profile ${profileUrl} could not be read, so the request signature cannot be checked.`);
   let jwk = profile.signingKeys.find((key) => key.kid === kid);
   if (!jwk) {

@@ -47,12 +47,24 @@ describe('the OpenAPI document and /docs', () => {
   it('describe the UCP routes, their requests and the UCP error', async () => {
     const doc = JSON.parse((await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).body);
     const ucpPaths = Object.keys(doc.paths).filter((path) => !path.startsWith('/api/'));
-    expect(ucpPaths).toEqual(['/checkout-sessions', '/checkout-sessions/{id}', '/checkout-sessions/{id}/complete', '/checkout-sessions/{id}/cancel', '/orders/{id}']);
+    expect(ucpPaths).toEqual([
+      '/checkout-sessions', '/checkout-sessions/{id}', '/checkout-sessions/{id}/complete', '/checkout-sessions/{id}/cancel', '/orders/{id}',
+      '/catalog/search', '/catalog/lookup', '/catalog/product', '/carts', '/carts/{id}', '/carts/{id}/cancel',
+    ]);
     const create = doc.paths['/checkout-sessions'].post;
     expect(create).toMatchObject({ operationId: 'ucp_create_checkout', tags: ['ucp'], responses: { 201: {}, 400: {}, 422: {}, 429: {} } });
     expect(create.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(['UCP-Agent', 'Request-Id', 'Request-Signature', 'Signature-Input', 'Signature', 'Content-Digest', 'Idempotency-Key']);
     expect(create.requestBody.content['application/json'].schema.required).toEqual(['line_items']);
     expect(doc.components.schemas.UcpError.required).toEqual(['status', 'messages', 'code', 'detail']);
+    // Catalog and cart bodies are the schemas their routes read; their failures are 2026-04-08's error_response.
+    const search = doc.paths['/catalog/search'].post;
+    expect(Object.keys(search.requestBody.content['application/json'].schema.properties)).toEqual(['query', 'context', 'filters', 'pagination']);
+    expect(search.responses[400].content['application/json'].schema).toEqual({ $ref: 'https://ucp.dev/schemas/shopping/types/error_response.json' });
+    const createCart = doc.paths['/carts'].post;
+    expect(createCart).toMatchObject({ operationId: 'ucp_create_cart', responses: { 201: {}, 400: {}, 422: {}, 429: {} } });
+    expect(createCart.requestBody.content['application/json'].schema.required).toEqual(['line_items']);
+    expect(createCart.parameters.map((parameter: { name: string }) => parameter.name)).toContain('Idempotency-Key');
+    expect(doc.paths['/carts/{id}'].get.parameters[0]).toMatchObject({ name: 'id', in: 'path' });
     expect(doc.tags.map((tag: { name: string }) => tag.name)).toContain('ucp');
     const docs = (await t.app.inject({ method: 'GET', url: '/docs' })).body;
     expect(docs).toContain('<h2 id="ucp">UCP checkout for shopping agents</h2>');

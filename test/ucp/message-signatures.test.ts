@@ -48,7 +48,8 @@ describe('signing and verifying a request', () => {
   it('verifies against the profile in test mode, and refuses an http profile where only https is allowed (live)', async () => {
     const profiles = platformProfiles('test', log);
     const verify = (httpsOnly: boolean) => requestVerifier({ policy: 'required', httpsOnly, baseUrl: () => 'https://shop.example', profiles, clock: () => new Date() });
-    await expect(verify(false)(await request(platform.profileUrl))).resolves.toBeUndefined();
+    // It names the profile whose key made the signature (a trusted platform is proven by it).
+    await expect(verify(false)(await request(platform.profileUrl))).resolves.toBe(platform.profileUrl);
     await expect(verify(true)(await request(platform.profileUrl))).rejects.toMatchObject({ status: 400, code: 'invalid_profile_url' });
     // Another authority than the shop's own BASE_URL: the signature was made for somebody else.
     const elsewhere = requestVerifier({ policy: 'required', httpsOnly: false, baseUrl: () => 'https://other.example', profiles, clock: () => new Date() });

@@ -1,8 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerAddresses, customers } from '../../src/db/schema.ts';
+import { signRequest } from '../../src/ucp/message-signatures.ts';
+import { trustedPlatform } from '../../src/ucp/trusted-platforms.ts';
+import { BASE_URL } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { ADDRESS, flowerShop, SUCCESS_CARD, ucp } from './helpers.ts';
+import { platformKey, signingPlatform } from './signing-platform.ts';
+import type { PlatformKey } from './signing-platform.ts';
 
 const SAVED = { BUTIK_UCP_SAVED_ADDRESSES: 'true' };
 const pot = { line_items: [{ item: { id: 'pot_ceramic' }, quantity: 1 }], currency: 'USD' };
@@ -97,5 +103,100 @@ describe('BUTIK_UCP_SAVED_ADDRESSES with BUTIK_UCP_AUTH=open', () => {
     await placeOrder(t, email, SHIPPED);
     expect(await addressesOf(t, email)).toEqual([]);
     expect(await offered(t, email)).toEqual([]);
+  });
+});
+
+/** The merchant's imported addresses of the samples' John Doe, as UCP destinations. */
+const JOHNS_ADDRESSES = [
+  { id: 'addr_1', street_address: '123 Main St', address_locality: 'Springfield', address_region: 'IL', postal_code: '62704', address_country: 'US' },
+  { id: 'addr_2', street_address: '456 Oak Ave', address_locality: 'Metropolis', address_region: 'NY', postal_code: '10012', address_country: 'US' },
+];
+const TRUSTED = 'https://trusted.example/profile';
+const agent = (profile: string) => ({ 'ucp-agent': `profile="${profile}"` });
+
+describe('BUTIK_UCP_TRUSTED_PLATFORMS in test mode, unsigned requests', () => {
+  let t: TestApp;
+  beforeAll(async () => { t = await flowerShop({ env: { ...SAVED, BUTIK_UCP_TRUSTED_PLATFORMS: `${TRUSTED}, https://other-trusted.example/profile` } }); });
+  afterAll(async () => { await t?.close(); });
+
+  it("offers a trusted platform the merchant's addresses of the buyer its session names", async () => {
+    expect(await offered(t, JOHN, agent(TRUSTED))).toEqual(JOHNS_ADDRESSES);
+    expect(await offered(t, 'jane.doe@example.com', agent(TRUSTED))).toEqual([]);
+  });
+
+  it('names an address the platform sends by the id the shop knows it by, selected or not', async () => {
+    const created = await ucp(t, 'POST', '/checkout-sessions', { ...pot, buyer: { email: JOHN } }, agent(TRUSTED));
+    const { id: _id, ...same } = JOHNS_ADDRESSES[0]!;
+    const sent = { fulfillment: { methods: [{ type: 'shipping', destinations: [{ id: '', ...same }, { id: 'mine', ...SHIPPED, street_address: '1 New Rd' }] }] } };
+    const updated = await ucp(t, 'PUT', `/checkout-sessions/${created.body.id}`, sent, agent(TRUSTED));
+    expect(updated.body.fulfillment.methods[0].destinations.map((destination: { id: string }) => destination.id)).toEqual(['addr_1', 'mine']);
+    const chosen = await ucp(t, 'PUT', `/checkout-sessions/${created.body.id}`, { fulfillment: { methods: [{ type: 'shipping', destinations: [{ id: 'typed', ...same }], selected_destination_id: 'typed' }] } }, agent(TRUSTED));
+    expect(chosen.body.fulfillment.methods[0].selected_destination_id).toBe('addr_1');
+  });
+
+  it('offers a platform the owner did not name nothing, nor a request without a buyer e-mail', async () => {
+    expect(await offered(t, JOHN, agent('https://untrusted.example/profile'))).toEqual([]);
+    expect(await offered(t, JOHN)).toEqual([]);
+    const created = await ucp(t, 'POST', '/checkout-sessions', { ...pot, ...asksForAddresses }, agent(TRUSTED));
+    expect(created.body.fulfillment.methods[0].destinations ?? []).toEqual([]);
+  });
+
+  it('keeps the address a trusted platform ships to for that platform alone', async () => {
+    const email = 'cleo@example.com';
+    await placeOrder(t, email, SHIPPED, agent(TRUSTED));
+    expect(await addressesOf(t, email)).toEqual([{ street: '123 Main St', owner: `platform:${TRUSTED}` }]);
+    expect(await offered(t, email, agent(TRUSTED))).toEqual([{ id: expect.any(String), ...SHIPPED }]);
+    expect(await offered(t, email, agent('https://other-trusted.example/profile'))).toEqual([]);
+    expect(await offered(t, email, agent('https://untrusted.example/profile'))).toEqual([]);
+  });
+});
+
+describe('BUTIK_UCP_TRUSTED_PLATFORMS with signatures required (as in live mode)', () => {
+  let t: TestApp;
+  let trusted: Awaited<ReturnType<typeof signingPlatform>>;
+  let untrusted: Awaited<ReturnType<typeof signingPlatform>>;
+  const trustedKey = platformKey();
+  const untrustedKey = platformKey();
+
+  beforeAll(async () => {
+    trusted = await signingPlatform([trustedKey.jwk]);
+    untrusted = await signingPlatform([untrustedKey.jwk]);
+    t = await flowerShop({ env: { ...SAVED, BUTIK_UCP_SIGNATURES: 'required', BUTIK_UCP_TRUSTED_PLATFORMS: trusted.profileUrl } });
+  });
+  afterAll(async () => {
+    await trusted?.stop();
+    await untrusted?.stop();
+    await t?.close();
+  });
+
+  async function signedOffer(profileUrl: string, key?: PlatformKey) {
+    const body = JSON.stringify({ ...pot, buyer: { email: JOHN }, ...asksForAddresses });
+    const headers: Record<string, string> = { 'ucp-agent': `profile="${profileUrl}"`, 'idempotency-key': randomUUID(), 'content-type': 'application/json' };
+    if (key) Object.assign(headers, await signRequest({ method: 'POST', url: `${BASE_URL}/checkout-sessions`, headers, body }, key, new Date()));
+    const response = await t.app.inject({ method: 'POST', url: '/checkout-sessions', headers, payload: body });
+    return { status: response.statusCode, body: JSON.parse(response.body) };
+  }
+
+  it("offers the buyer's addresses to a request the trusted platform signed", async () => {
+    const created = await signedOffer(trusted.profileUrl, trustedKey);
+    expect(created.status).toBe(201);
+    expect(created.body.fulfillment.methods[0].destinations).toEqual(JOHNS_ADDRESSES);
+  });
+
+  it('offers nothing to a request another platform signed, and refuses an unsigned claim to be the trusted one', async () => {
+    const other = await signedOffer(untrusted.profileUrl, untrustedKey);
+    expect(other.status).toBe(201);
+    expect(other.body.fulfillment.methods[0].destinations ?? []).toEqual([]);
+    const unsigned = await signedOffer(trusted.profileUrl);
+    expect(unsigned).toMatchObject({ status: 401, body: { code: 'signature_missing' } });
+    // Another platform's key cannot sign as the trusted one: the key is looked up in the profile UCP-Agent names.
+    expect(await signedOffer(trusted.profileUrl, untrustedKey)).toMatchObject({ status: 401, body: { code: 'key_not_found' } });
+  });
+
+  it('believes an unsigned claim only where the shop serves unsigned requests at all (test mode)', () => {
+    const agentHeader = `profile="${trusted.profileUrl}"`;
+    expect(trustedPlatform({ platforms: [trusted.profileUrl], unsignedClaims: false }, agentHeader, undefined)).toBeUndefined();
+    expect(trustedPlatform({ platforms: [trusted.profileUrl], unsignedClaims: true }, agentHeader, undefined)).toBe(trusted.profileUrl);
+    expect(trustedPlatform({ platforms: [], unsignedClaims: true }, agentHeader, trusted.profileUrl)).toBeUndefined();
   });
 });
