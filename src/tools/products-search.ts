@@ -3,8 +3,10 @@ import { money } from '../schema/common.ts';
 import { ProductSummary } from '../schema/product.ts';
 import { defineTool, readOnly } from './define-tool.ts';
 import { searchFilters, searchStatements } from './search-query.ts';
-import type { BoundFilters, SearchFilters } from './search-query.ts';
+import type { BoundFilters, Candidate, SearchFilters, SearchStatements } from './search-query.ts';
 import type { ToolContext } from '../context.ts';
+import { toProductRecord } from '../shop/product-read.ts';
+import type { ProductRecord } from '../shop/product-read.ts';
 import { RELEVANCE_CLASSES, relevanceValues } from './search-relevance.ts';
 
 const Filter = z.string().min(1).max(200);
@@ -44,15 +46,14 @@ type Summary = z.output<typeof ProductSummary>;
 
 type Window = { offset: number; limit: number };
 /** One class's part of the page; when the page is not full, also how many products the classes so far hold. */
-type ClassPage = { rows: Summary[]; reachSize: number | undefined };
-type Bound = { statements: ReturnType<typeof searchStatements>; filters: BoundFilters; values: Record<string, unknown> };
-type Candidate = { id: string; earlier: boolean };
+type ClassPage<T> = { rows: T[]; reachSize: number | undefined };
+type Bound<T> = { statements: SearchStatements<T>; filters: BoundFilters; values: Record<string, unknown> };
 
 /**
  * The first `wanted` candidates of class k, newest first, flagged when a better class holds them: from the
  * bounded walk when it finds them all, else from the GIN index (see RelevanceClass.window).
  */
-async function classCandidates(search: Bound, k: number, wanted: number, walked: boolean): Promise<Candidate[]> {
+async function classCandidates<T>(search: Bound<T>, k: number, wanted: number, walked: boolean): Promise<Candidate[]> {
   const { statements, filters, values } = search;
   const window = RELEVANCE_CLASSES[k]?.window;
   if (window === undefined) return statements.candidates(filters, k).execute({ ...values, limit: wanted });
@@ -68,7 +69,7 @@ async function classCandidates(search: Bound, k: number, wanted: number, walked:
  * so the first before + offset + limit candidates contain the page. The first class is tried in one query
  * for the whole page (the common case: a page of products named by the words).
  */
-async function classPage(search: Bound, k: number, window: Window & { before: number }): Promise<ClassPage> {
+async function classPage<T>(search: Bound<T>, k: number, window: Window & { before: number }): Promise<ClassPage<T>> {
   const { statements, filters, values } = search;
   const relevance = RELEVANCE_CLASSES[k];
   const walked = k === 0 && relevance?.window !== undefined;
@@ -88,8 +89,8 @@ async function classPage(search: Bound, k: number, window: Window & { before: nu
  * Fills one page from the relevance classes, best first; a later class is asked only once the better ones
  * are used up, which bounds how many rows it skips.
  */
-async function searchByRelevance(search: Bound, input: Search): Promise<Summary[]> {
-  const found: Summary[] = [];
+async function searchByRelevance<T>(search: Bound<T>, input: Search): Promise<T[]> {
+  const found: T[] = [];
   let before = 0;
   for (const k of RELEVANCE_CLASSES.keys()) {
     const window = { offset: Math.max(0, input.offset - before), limit: input.limit - found.length, before };
@@ -101,18 +102,30 @@ async function searchByRelevance(search: Bound, input: Search): Promise<Summary[
   return found;
 }
 
-/**
- * The search itself, for products.search and for every other face that searches the catalog (UCP's catalog
- * search): one implementation, so relevance, the English words and the filters mean the same everywhere.
- */
-export function searchCatalog(db: ToolContext['db'], input: Search & SearchFilters): Promise<Summary[]> {
-  const statements = searchStatements(db);
+function runSearch<T>(statements: SearchStatements<T>, input: Search & SearchFilters): Promise<T[]> {
   const filters = searchFilters(input);
   const relevance = input.q === undefined ? undefined : relevanceValues(input.q);
   if (relevance === undefined) {
     return statements.page(filters).execute({ ...filters.values, limit: input.limit, offset: input.offset });
   }
   return searchByRelevance({ statements, filters, values: { ...filters.values, ...relevance } }, input);
+}
+
+/**
+ * The search itself, for products.search and for every other face that searches the catalog (UCP's catalog
+ * search): one implementation, so relevance, the English words and the filters mean the same everywhere.
+ */
+export function searchCatalog(db: ToolContext['db'], input: Search & SearchFilters): Promise<Summary[]> {
+  return runSearch(searchStatements(db, 'summary'), input);
+}
+
+/**
+ * The same search answering with whole product records (shop/product-read.ts), read by the search's own
+ * statements: a face that shapes more of each product than the summary (UCP's catalog search) needs no
+ * second read of the page.
+ */
+export async function searchCatalogRecords(db: ToolContext['db'], input: Search & SearchFilters): Promise<ProductRecord[]> {
+  return (await runSearch(searchStatements(db, 'record'), input)).map(toProductRecord);
 }
 
 export const searchProducts = defineTool({

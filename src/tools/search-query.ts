@@ -1,6 +1,11 @@
 import { and, desc, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { SQL, SQLWrapper } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
 import { categories, products } from '../db/schema.ts';
+import { PRODUCT_FIELDS } from '../shop/product-read.ts';
+import type { ProductRecordRow } from '../shop/product-read.ts';
+import type { ProductSummary } from '../schema/product.ts';
 import type { ToolContext } from '../context.ts';
 import { colourWords, RELEVANCE_CLASSES, relevanceClasses } from './search-relevance.ts';
 import type { RelevanceClass } from './search-relevance.ts';
@@ -99,8 +104,18 @@ const SUMMARY = {
 };
 const NEWEST = [desc(products.createdAt), desc(products.id)];
 
-function summariesWhere(db: Db, condition: SQL) {
-  return db.select(SUMMARY).from(products).innerJoin(categories, eq(categories.id, products.categoryId))
+/**
+ * What a search reads of each product it finds: products.search's summary, or the shared product record
+ * (shop/product-read.ts), from which UCP's catalog search shapes its larger product in the same statement
+ * instead of reading the page again.
+ */
+const READINGS = { summary: SUMMARY, record: PRODUCT_FIELDS } satisfies Record<string, SelectedFields>;
+export type Reading = keyof typeof READINGS;
+/** The row each reading's statements answer with. */
+type ReadingRow = { summary: z.output<typeof ProductSummary>; record: ProductRecordRow };
+
+function rowsWhere(db: Db, columns: SelectedFields, condition: SQL) {
+  return db.select(columns).from(products).innerJoin(categories, eq(categories.id, products.categoryId))
     .where(condition).orderBy(...NEWEST);
 }
 
@@ -109,15 +124,15 @@ function summariesWhere(db: Db, condition: SQL) {
  * The page is chosen by ids first (an index-only scan where the conditions allow), so only the page's own
  * wide rows are read. Placeholders: limit, offset.
  */
-export function pageQuery(db: Db, where: SQL[]) {
+export function pageQuery(db: Db, where: SQL[], columns: SelectedFields = SUMMARY) {
   const page = db.select({ id: products.id }).from(products).where(and(...where)).orderBy(...NEWEST)
     .limit(p('limit')).offset(p('offset'));
-  return summariesWhere(db, inArray(products.id, page));
+  return rowsWhere(db, columns, inArray(products.id, page));
 }
 
-/** The summaries of the products whose ids are bound to `ids`, newest first. */
-function byIdsQuery(db: Db) {
-  return summariesWhere(db, sql`${products.id} = any(${p('ids')}::text[])`);
+/** The products whose ids are bound to `ids`, newest first. */
+function byIdsQuery(db: Db, columns: SelectedFields) {
+  return rowsWhere(db, columns, sql`${products.id} = any(${p('ids')}::text[])`);
 }
 
 /** The newest `window` products that pass the filters, with what the relevance classes read. */
@@ -139,11 +154,11 @@ function relevanceOf(k: number, classes: readonly RelevanceClass[] = RELEVANCE_C
  * newest-first index (index only: the class reads name_vector) that stops at the page and never goes past
  * the window. A full page is the answer; otherwise allCandidatesQuery decides. Placeholders: window, limit, offset.
  */
-export function recentPageQuery(db: Db, where: SQL[]) {
+export function recentPageQuery(db: Db, where: SQL[], columns: SelectedFields = SUMMARY) {
   const recent = newestWindow(db, where);
   const page = db.select({ id: recent.id }).from(recent).where(relevanceOf(0, relevanceClasses(recent)).candidates)
     .orderBy(desc(recent.createdAt), desc(recent.id)).limit(p('limit')).offset(p('offset'));
-  return summariesWhere(db, inArray(products.id, page));
+  return rowsWhere(db, columns, inArray(products.id, page));
 }
 
 /** Flags a candidate that a better class already holds; never, for the first class. */
@@ -181,18 +196,27 @@ export function candidatesQuery(db: Db, where: SQL[], k: number) {
     .from(products).where(and(...where, relevance.candidates)).orderBy(...NEWEST).limit(p('limit'));
 }
 
-const prepare = (db: Db) => ({
-  page: (where: SQL[]) => pageQuery(db, where).prepare(UNNAMED),
-  byIds: () => byIdsQuery(db).prepare(UNNAMED),
-  recentPage: (where: SQL[]) => recentPageQuery(db, where).prepare(UNNAMED),
+const prepare = (db: Db, columns: SelectedFields) => ({
+  page: (where: SQL[]) => pageQuery(db, where, columns).prepare(UNNAMED),
+  byIds: () => byIdsQuery(db, columns).prepare(UNNAMED),
+  recentPage: (where: SQL[]) => recentPageQuery(db, where, columns).prepare(UNNAMED),
   recentCandidates: (where: SQL[], k: number) => recentCandidatesQuery(db, where, k).prepare(UNNAMED),
   allCandidates: (where: SQL[], k: number) => allCandidatesQuery(db, where, k).prepare(UNNAMED),
   candidates: (where: SQL[], k: number) => candidatesQuery(db, where, k).prepare(UNNAMED),
 });
-type Builders = ReturnType<typeof prepare>;
-type Prepared = { [K in keyof Builders]: Map<string, ReturnType<Builders[K]>> };
 
-const statements = new WeakMap<Db, Prepared>();
+type Statement<T> = { execute(values: Values): Promise<T[]> };
+/** A candidate of a relevance class, flagged when a better class holds it. */
+export type Candidate = { id: string; earlier: boolean };
+/** The statements one search runs, whose pages are rows of T. */
+export type SearchStatements<T> = {
+  page(filters: BoundFilters): Statement<T>;
+  byIds(): Statement<T>;
+  recentPage(filters: BoundFilters): Statement<T>;
+  recentCandidates(filters: BoundFilters, k: number): Statement<Candidate>;
+  allCandidates(filters: BoundFilters, k: number): Statement<Candidate>;
+  candidates(filters: BoundFilters, k: number): Statement<Candidate>;
+};
 
 function memo<T>(store: Map<string, T>, key: string, build: () => T): T {
   let statement = store.get(key);
@@ -204,17 +228,19 @@ function memo<T>(store: Map<string, T>, key: string, build: () => T): T {
 }
 
 /**
- * The search statements for one database handle, each prepared on first use for its shape: the filters
- * present and the relevance class k (RELEVANCE_CLASSES).
+ * The search statements answering with `columns`, each prepared on first use for its shape: the filters present
+ * and the relevance class k (RELEVANCE_CLASSES).
  */
-export function searchStatements(db: Db) {
-  let prepared = statements.get(db);
-  if (prepared === undefined) {
-    prepared = { page: new Map(), byIds: new Map(), recentPage: new Map(), recentCandidates: new Map(), allCandidates: new Map(), candidates: new Map() };
-    statements.set(db, prepared);
-  }
-  const cache = prepared;
-  const build = prepare(db);
+function buildStatements(db: Db, columns: SelectedFields) {
+  const build = prepare(db, columns);
+  const cache = {
+    page: new Map<string, ReturnType<typeof build.page>>(),
+    byIds: new Map<string, ReturnType<typeof build.byIds>>(),
+    recentPage: new Map<string, ReturnType<typeof build.recentPage>>(),
+    recentCandidates: new Map<string, ReturnType<typeof build.recentCandidates>>(),
+    allCandidates: new Map<string, ReturnType<typeof build.allCandidates>>(),
+    candidates: new Map<string, ReturnType<typeof build.candidates>>(),
+  };
   return {
     page: (filters: BoundFilters) => memo(cache.page, filters.shape, () => build.page(filters.where)),
     byIds: () => memo(cache.byIds, '', () => build.byIds()),
@@ -226,4 +252,22 @@ export function searchStatements(db: Db) {
     candidates: (filters: BoundFilters, k: number) =>
       memo(cache.candidates, `${filters.shape}|${k}`, () => build.candidates(filters.where, k)),
   };
+}
+
+const statements = new WeakMap<Db, Map<Reading, unknown>>();
+
+/** The search statements of one database handle that answer with `reading`'s columns. */
+export function searchStatements<R extends Reading>(db: Db, reading: R): SearchStatements<ReadingRow[R]> {
+  let readings = statements.get(db);
+  if (readings === undefined) {
+    readings = new Map();
+    statements.set(db, readings);
+  }
+  let held = readings.get(reading);
+  if (held === undefined) {
+    held = buildStatements(db, READINGS[reading]);
+    readings.set(reading, held);
+  }
+  // Each reading's entry is what buildStatements made for that reading's columns, whose rows are ReadingRow's.
+  return held as SearchStatements<ReadingRow[R]>;
 }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
-import { productRecordsByAnyKey, productRecordsByIdList } from '../shop/product-read.ts';
+import { productRecordsByAnyKey } from '../shop/product-read.ts';
 import type { ProductRecord } from '../shop/product-read.ts';
 import { readSettings } from '../shop/settings.ts';
-import { searchCatalog } from '../tools/products-search.ts';
+import { searchCatalogRecords } from '../tools/products-search.ts';
 import { UcpError } from './errors.ts';
 import { matchOf, ucpProduct } from './catalog-product.ts';
 import type { InputMatch, Shop } from './catalog-product.ts';
@@ -97,19 +97,14 @@ export async function searchCatalogProducts(db: Db, body: unknown, baseUrl: stri
   const offset = readCursor(request.pagination?.cursor);
   const limit = Math.min(request.pagination?.limit ?? DEFAULT_PAGE, MAX_PAGE);
   // One more than the page tells whether another page follows.
-  const found = await searchCatalog(db, {
+  const found = await searchCatalogRecords(db, {
     q: query, categorySlugs: categories?.length ? categories : undefined, minPriceOere: bounds.min, maxPriceOere: bounds.max, limit: limit + 1, offset,
   });
-  const page = found.slice(0, limit);
-  const records = new Map((await productRecordsByIdList(db, page.map((summary) => summary.id))).map((record) => [record.id, record]));
   const next = offset + limit;
   const hasNext = found.length > limit && next <= MAX_OFFSET;
   return {
     ucp: envelope('dev.ucp.shopping.catalog.search'),
-    products: page.flatMap((summary) => {
-      const record = records.get(summary.id);
-      return record ? [ucpProduct(record, shop)] : [];
-    }),
+    products: found.slice(0, limit).map((record) => ucpProduct(record, shop)),
     pagination: hasNext ? { cursor: writeCursor(next), has_next_page: true } : { has_next_page: false },
     ...(messages.length > 0 ? { messages } : {}),
   };

@@ -7,6 +7,7 @@ import { failureOf, JSON_TYPE, sendAnswer } from './replies.ts';
 import { transportErrorBody } from './shopping-answer.ts';
 import type { ShoppingCapability } from './shopping-answer.ts';
 import { shoppingAgent } from './shopping-agent.ts';
+import { SIGNED_WHEN_PLATFORM_SIGNS } from './sign-responses.ts';
 import type { RunShopping, ShoppingOperationName } from './shopping-operations.ts';
 import type { VerifyRequest } from './verify-request.ts';
 
@@ -58,9 +59,9 @@ export const shoppingRoutes = async (
     }
   };
 
-  app.post('/catalog/search', route('search_catalog', true));
-  app.post('/catalog/lookup', route('lookup_catalog', true));
-  app.post('/catalog/product', route('get_product', true));
+  app.post('/catalog/search', { config: SIGNED_WHEN_PLATFORM_SIGNS }, route('search_catalog', true));
+  app.post('/catalog/lookup', { config: SIGNED_WHEN_PLATFORM_SIGNS }, route('lookup_catalog', true));
+  app.post('/catalog/product', { config: SIGNED_WHEN_PLATFORM_SIGNS }, route('get_product', true));
   app.post('/carts', route('create_cart', true));
   app.get('/carts/:id', route('get_cart', false));
   app.put('/carts/:id', route('update_cart', true));

@@ -77,6 +77,26 @@ describe('UCP request signatures, checked when sent (test mode)', () => {
     })).rejects.toThrow(/verification failed/i);
   });
 
+  it('signs a catalog answer when the platform signed its request and only then, as UCP leaves it optional there', async () => {
+    const query = { query: 'roses' };
+    const unsigned = await send(t, platform, { method: 'POST', path: '/catalog/search', body: query });
+    expect(unsigned.status).toBe(200);
+    expect(unsigned.body.products.map((p: { variants: Array<{ id: string }> }) => p.variants[0]?.id)).toContain('bouquet_roses');
+    expect(unsigned.headers).not.toHaveProperty('signature');
+    expect(unsigned.headers).not.toHaveProperty('signature-input');
+    expect(unsigned.headers).not.toHaveProperty('content-digest');
+
+    const signed = await send(t, platform, { method: 'POST', path: '/catalog/search', body: query, key: first });
+    expect(signed.status).toBe(200);
+    expect(signed.text).toBe(unsigned.text);
+    expect(signed.headers['signature-input']).toMatch(/^sig1=\("@status" "content-digest" "content-type"\);created=\d+;keyid="butik-/);
+    expect(digestMatches(signed.headers['content-digest'], signed.text)).toBe(true);
+
+    // A checkout's answer is signed whether or not its request was.
+    const checkout = await send(t, platform, { method: 'POST', path: '/checkout-sessions', body: LINE });
+    expect(checkout.headers['signature-input']).toMatch(/^sig1=\("@status" "content-digest" "content-type"\)/);
+  });
+
   it('refuses a signature that does not verify: another key under the listed kid', async () => {
     const impostor = { ...platformKey(), kid: first.kid };
     const refused = await send(t, platform, { method: 'POST', path: '/checkout-sessions', body: LINE, key: impostor });
