@@ -1,8 +1,12 @@
 import type { Queryable } from '../db/client.ts';
+import { preparedInsert } from '../db/prepared.ts';
 import { auditEntries } from '../db/schema.ts';
 import type { AuditRecord, Channel } from '../context.ts';
 import { actorName } from './actor.ts';
 import type { Actor } from './actor.ts';
+
+/** Every write appends one, so it is a prepared statement. */
+const insertAuditEntry = preparedInsert(auditEntries, 'audit_insert_entry', { id: auditEntries.id });
 
 /**
  * Appends one audit entry through the caller's transaction, so the entry exists exactly when the write does
@@ -12,7 +16,7 @@ export async function appendAudit(
   db: Queryable,
   entry: { record: AuditRecord; actor: Actor; channel: Channel; tool: string; at: Date; actorName?: string },
 ): Promise<string> {
-  const [row] = await db.insert(auditEntries).values({
+  const [row] = await insertAuditEntry(db, [{
     at: entry.at,
     actorKind: entry.actor.kind,
     actorKeyId: entry.actor.kind === 'key' ? entry.actor.keyId : null,
@@ -25,7 +29,7 @@ export async function appendAudit(
     before: entry.record.before ?? null,
     after: entry.record.after ?? null,
     revertOf: entry.record.revertOf ?? null,
-  }).returning({ id: auditEntries.id });
+  }]);
   if (!row) throw new Error('audit insert returned no row');
   return row.id;
 }

@@ -1,4 +1,5 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { preparedStatement } from '../db/prepared.ts';
 import { cartItems, carts, products } from '../db/schema.ts';
 import { lineTotal, priceLines, totalsAreSafe } from '../domain/pricing.ts';
 import { ToolError } from '../errors/tool-error.ts';
@@ -40,17 +41,21 @@ export type CartItemRow = typeof cartItems.$inferSelect;
 /** A cart line with the name and price its product has now: what an order placed from it is charged. */
 export type PricedCartLine = CartItemRow & { productName: string; unitPriceDkk: number };
 
+const lockCartWithLines = preparedStatement((db) => db
+  .select({ cart: carts, item: cartItems, product: { name: products.name, priceDkk: products.priceDkk } }).from(carts)
+  .leftJoin(cartItems, eq(cartItems.cartId, carts.id))
+  .leftJoin(products, eq(products.id, cartItems.productId))
+  .where(eq(carts.id, sql.placeholder('cartId')))
+  .orderBy(asc(cartItems.productId))
+  .for('update', { of: carts })
+  .prepare('commerce_lock_cart_with_lines'));
+
 /**
  * lockOpenCart and the cart's lines with their products' names and prices in one round trip, for checkout. Only
  * the cart row is locked; the lines come in product-id order, the order stock rows are locked in.
  */
 export async function lockOpenCartWithLines(db: Queryable, cartId: string): Promise<{ cart: CartRow; items: PricedCartLine[] }> {
-  const rows = await db.select({ cart: carts, item: cartItems, product: { name: products.name, priceDkk: products.priceDkk } }).from(carts)
-    .leftJoin(cartItems, eq(cartItems.cartId, carts.id))
-    .leftJoin(products, eq(products.id, cartItems.productId))
-    .where(eq(carts.id, cartId))
-    .orderBy(asc(cartItems.productId))
-    .for('update', { of: carts });
+  const rows = await lockCartWithLines(db).execute({ cartId });
   const [first] = rows;
   if (!first) throw noSuchCart(cartId);
   return {

@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import { placeholderAs, preparedStatement } from '../db/prepared.ts';
 import { discounts } from '../db/schema.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { toIso } from '../schema/common.ts';
@@ -11,10 +12,14 @@ export type DiscountRow = typeof discounts.$inferSelect;
 
 /** Looks a code up case-insensitively (codes are stored uppercase). */
 export async function findDiscount(db: Queryable, code: string, options: { lock?: boolean } = {}): Promise<DiscountRow | undefined> {
-  const query = db.select().from(discounts).where(eq(discounts.code, normalizeCode(code)));
-  const [row] = options.lock ? await query.for('update') : await query;
+  const [row] = await (options.lock ? discountForUpdate : discountByCode)(db).execute({ code: normalizeCode(code) });
   return row;
 }
+
+const discountByCode = preparedStatement((db) => db.select().from(discounts)
+  .where(eq(discounts.code, sql.placeholder('code'))).prepare('commerce_discount_by_code'));
+const discountForUpdate = preparedStatement((db) => db.select().from(discounts)
+  .where(eq(discounts.code, sql.placeholder('code'))).for('update').prepare('commerce_discount_for_update'));
 
 /** An unknown code is 404 everywhere except in carts (docs/behaviour.md#other-decisions). */
 export async function requireDiscount(db: Queryable, code: string, options: { lock?: boolean } = {}): Promise<DiscountRow> {
@@ -62,20 +67,23 @@ export async function usableDiscount(db: Queryable, code: string, now: Date): Pr
  * usageLimit (docs/behaviour.md#checkout). No row updated → 422 with the reason read back afterwards.
  */
 export async function consumeDiscount(db: Queryable, code: string, now: Date): Promise<DiscountRow> {
-  const [row] = await db.update(discounts)
-    .set({ usageCount: sql`${discounts.usageCount} + 1`, updatedAt: now })
-    .where(and(
-      eq(discounts.code, normalizeCode(code)),
-      eq(discounts.active, true),
-      or(isNull(discounts.validUntil), gt(discounts.validUntil, now)),
-      or(isNull(discounts.usageLimit), lt(discounts.usageCount, discounts.usageLimit)),
-    ))
-    .returning();
+  const [row] = await takeDiscountUse(db).execute({ code: normalizeCode(code), now });
   if (row) return row;
   const current = await findDiscount(db, code);
   // The row changed between the UPDATE and this read only if another order gave a use back; still report it full.
   throw notApplicable(code, unusableReason(current, now) ?? 'usage_limit_reached', current);
 }
+
+const takeDiscountUse = preparedStatement((db) => db.update(discounts)
+  .set({ usageCount: sql`${discounts.usageCount} + 1`, updatedAt: placeholderAs(discounts.updatedAt, 'now') })
+  .where(and(
+    eq(discounts.code, sql.placeholder('code')),
+    eq(discounts.active, true),
+    or(isNull(discounts.validUntil), gt(discounts.validUntil, placeholderAs(discounts.validUntil, 'now'))),
+    or(isNull(discounts.usageLimit), lt(discounts.usageCount, discounts.usageLimit)),
+  ))
+  .returning()
+  .prepare('commerce_take_discount_use'));
 
 /** A cancelled order gives its discount use back, never below zero. */
 export async function releaseDiscount(db: Queryable, code: string, now: Date): Promise<void> {

@@ -1,6 +1,7 @@
 import { and, eq, gte, isNull, sql } from 'drizzle-orm';
 import type { AuditRecord, OrderEventHub } from '../context.ts';
 import type { Queryable } from '../db/client.ts';
+import { placeholderAs, preparedInsert, preparedStatement } from '../db/prepared.ts';
 import { carts, orderItems, orders, products } from '../db/schema.ts';
 import { vatOf } from '../domain/pricing.ts';
 import { ToolError } from '../errors/tool-error.ts';
@@ -53,7 +54,7 @@ export async function placeOrder(db: Queryable, placement: Placement): Promise<{
   const { cart, items: cartLines } = await lockOpenCartWithLines(db, placement.cartId);
   const priced = await placement.price(cart, cartLines);
   const { order, items } = await insertOrder(db, priced);
-  await db.update(carts).set({ status: 'closed', orderId: order.id, updatedAt: now }).where(eq(carts.id, cart.id));
+  await closeCart(db).execute({ cartId: cart.id, orderId: order.id, now });
   await priced.record?.(order);
   await placement.audit({ targetType: 'order', targetId: order.id, before: null, after: { ...order, items } });
   await placement.events.publish(db, { type: 'order_placed', orderId: order.id, channel: order.channel, at: now });
@@ -76,25 +77,36 @@ export async function placeOrder(db: Queryable, placement: Placement): Promise<{
  * placeOrder for every channel, and the demo seed's one historical order.
  */
 export async function insertOrder(db: Queryable, priced: PricedOrder): Promise<{ order: OrderRow; items: OrderItemRow[] }> {
-  const [order] = await db.insert(orders).values({
+  const [order] = await insertOrderRow(db, [{
     ...priced.columns,
     ...priced.totals,
     vatOere: vatOf(priced.totals.totalDkk),
     discountCode: priced.discountCodes.join(',') || null,
-  }).returning();
+  }]);
   if (!order) throw new Error('order insert returned no row');
-  const items = await db.insert(orderItems).values(priced.lines.map((line) => ({ orderId: order.id, ...line }))).returning();
+  const items = await insertOrderItems(db, priced.lines.map((line) => ({ orderId: order.id, ...line })));
   return { order, items };
 }
+
+const insertOrderRow = preparedInsert(orders, 'commerce_insert_order');
+const insertOrderItems = preparedInsert(orderItems, 'commerce_insert_order_items');
+
+const closeCart = preparedStatement((db) => db.update(carts)
+  .set({ status: 'closed', orderId: placeholderAs(carts.orderId, 'orderId'), updatedAt: placeholderAs(carts.updatedAt, 'now') })
+  .where(eq(carts.id, sql.placeholder('cartId')))
+  .prepare('commerce_close_cart'));
+
+const takeStockStatement = preparedStatement((db) => db.update(products)
+  .set({ stock: sql`${products.stock} - ${sql.placeholder('quantity')}`, updatedAt: placeholderAs(products.updatedAt, 'now') })
+  .where(and(eq(products.id, sql.placeholder('productId')), gte(products.stock, sql.placeholder('quantity')), isNull(products.deletedAt)))
+  .returning({ id: products.id })
+  .prepare('commerce_take_stock'));
 
 /**
  * Decrements stock in one guarded UPDATE, so concurrent checkouts never take it below zero; false when the
  * stock is short or the product withdrawn.
  */
 async function takeStock(db: Queryable, line: { productId: string; quantity: number }, now: Date): Promise<boolean> {
-  const taken = await db.update(products)
-    .set({ stock: sql`${products.stock} - ${line.quantity}`, updatedAt: now })
-    .where(and(eq(products.id, line.productId), gte(products.stock, line.quantity), isNull(products.deletedAt)))
-    .returning({ id: products.id });
+  const taken = await takeStockStatement(db).execute({ productId: line.productId, quantity: line.quantity, now });
   return taken.length > 0;
 }

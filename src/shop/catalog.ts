@@ -1,4 +1,5 @@
-import { and, desc, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { preparedStatement } from '../db/prepared.ts';
 import { auditEntries, categories, products } from '../db/schema.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { Queryable } from '../db/client.ts';
@@ -9,11 +10,16 @@ export type CategoryRow = typeof categories.$inferSelect;
 
 /** A visible (not soft-deleted) product, locked for update when inside a write. */
 export async function findProduct(db: Queryable, slug: string, options: { lock?: boolean } = {}): Promise<ProductRow> {
-  const query = db.select(PRODUCT_COLUMNS).from(products).where(and(eq(products.slug, slug), isNull(products.deletedAt)));
-  const [row] = options.lock ? await query.for('update') : await query;
+  const [row] = await (options.lock ? visibleProductForUpdate : visibleProduct)(db).execute({ slug });
   if (!row) throw await productNotFound(db, slug);
   return row;
 }
+
+/** Every cart line starts here (cart.create, cart.set_item), so it is a prepared statement. */
+const visibleProductQuery = (db: Queryable) => db.select(PRODUCT_COLUMNS).from(products)
+  .where(and(eq(products.slug, sql.placeholder('slug')), isNull(products.deletedAt)));
+const visibleProduct = preparedStatement((db) => visibleProductQuery(db).prepare('shop_visible_product_by_slug'));
+const visibleProductForUpdate = preparedStatement((db) => visibleProductQuery(db).for('update').prepare('shop_visible_product_by_slug_for_update'));
 
 /**
  * The not_found for a slug no visible product has. A soft-deleted product keeps its slug, so the answer can

@@ -1,0 +1,102 @@
+import { getTableColumns, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Queryable } from './client.ts';
+
+/**
+ * Statements of the hot paths (checkout above all), built once and sent as named prepared statements. A profile of
+ * the checkout put about a fifth of the server's CPU in Drizzle building the SQL text of every statement, and
+ * PostgreSQL parses and plans an unnamed statement on each use. A statement is built once per driver with
+ * `sql.placeholder`s and bound to the connection of whichever handle runs it: the pool, PGlite, or the connection a
+ * transaction holds (node-postgres prepares a name once per connection; PGlite ignores the name).
+ */
+
+type Runnable = { execute(values?: Record<string, unknown>): Promise<unknown> };
+
+/**
+ * The driver connection a handle's queries go to. Drizzle keeps it on the session as `client` for both drivers, a
+ * field its types do not name: a Drizzle upgrade that moves it fails here, loudly, in every test that places an order.
+ */
+function connectionOf(db: Queryable): object {
+  const client: unknown = Reflect.get(db._.session, 'client');
+  if (typeof client !== 'object' || client === null) throw new Error('the Drizzle session holds no driver client: src/db/prepared.ts needs updating');
+  return client;
+}
+
+/** `query`, running on `client`: the prepared query keeps its SQL text, placeholders and result mapping. */
+function boundTo<Q extends object>(query: Q, client: object): Q {
+  return Object.create(query, { client: { value: client } }) as Q;
+}
+
+/**
+ * A statement prepared once per driver and run on the caller's connection. `build` gets a handle of that driver
+ * and returns `.prepare(name)` of a query whose per-call values are `sql.placeholder`s.
+ */
+export function preparedStatement<Q extends Runnable & object>(build: (db: Queryable) => Q): (db: Queryable) => Q {
+  const byDriver = new WeakMap<object, Q>();
+  const byClient = new WeakMap<object, Q>();
+  return (db) => {
+    const client = connectionOf(db);
+    let bound = byClient.get(client);
+    if (bound === undefined) {
+      const driver = db._.session.constructor;
+      let prepared = byDriver.get(driver);
+      if (prepared === undefined) {
+        prepared = build(db);
+        byDriver.set(driver, prepared);
+      }
+      bound = boundTo(prepared, client);
+      byClient.set(client, bound);
+    }
+    return bound;
+  };
+}
+
+/**
+ * A placeholder whose values are sent as `column` sends them (a Date as the column stores it, an object as JSON) and
+ * null as SQL NULL: Drizzle encodes a placeholder's value without looking at null first, which would store a JSON
+ * null or fail on a timestamp. Also for the places Drizzle's types take no bare placeholder: the values an UPDATE sets.
+ */
+export function placeholderAs(column: PgColumn, name: string): SQL {
+  const encoder = { mapToDriverValue: (value: unknown) => (value === null || value === undefined ? null : column.mapToDriverValue(value)) };
+  return sql`${sql.param(sql.placeholder(name), encoder)}`;
+}
+
+/**
+ * INSERT … RETURNING * (or the `returning` columns) of `rows` as a prepared statement, one per shape (the columns given, the number of rows), named
+ * `name` and a shape number. Columns left out take their SQL default; a column whose default is computed in
+ * JavaScript (the ids) gets a fresh value per row here, since the built statement would otherwise carry the one value
+ * Drizzle computed while building it.
+ */
+export function preparedInsert<T extends PgTable, F extends Record<string, PgColumn> | undefined = undefined>(table: T, name: string, returning?: F) {
+  type Returned = F extends Record<string, PgColumn> ? { [K in keyof F]: F[K]['_']['data'] } : T['$inferSelect'];
+  const columns = getTableColumns(table);
+  const computed = Object.entries(columns).filter(([, column]) => column.defaultFn !== undefined);
+  const shapes = new Map<string, (db: Queryable) => Runnable>();
+  return async (db: Queryable, rows: ReadonlyArray<T['$inferInsert']>): Promise<Returned[]> => {
+    const complete = rows.map((row) => {
+      const filled: Record<string, unknown> = Object.fromEntries(Object.entries(row).filter(([, value]) => value !== undefined));
+      for (const [key, column] of computed) filled[key] ??= column.defaultFn?.();
+      return filled;
+    });
+    // A column some rows leave out is sent as null in those rows.
+    const keys = [...new Set(complete.flatMap((row) => Object.keys(row)))].sort();
+    const shape = `${rows.length}:${keys.join(',')}`;
+    let statement = shapes.get(shape);
+    if (statement === undefined) {
+      const statementName = `${name}_${shapes.size + 1}`;
+      const placeholders = complete.map((_, i) => Object.fromEntries(keys.map((key) => {
+        const column = columns[key];
+        if (column === undefined) throw new Error(`${name}: no column ${key}`);
+        return [key, placeholderAs(column, `${key}_${i}`)];
+      })));
+      statement = preparedStatement((handle) => {
+        const insert = handle.insert(table).values(placeholders as Array<T['$inferInsert']>);
+        return (returning ? insert.returning(returning) : insert.returning()).prepare(statementName);
+      });
+      shapes.set(shape, statement);
+    }
+    const values = Object.fromEntries(complete.flatMap((row, i) => keys.map((key) => [`${key}_${i}`, row[key]])));
+    return await statement(db).execute(values) as Returned[];
+  };
+}
