@@ -1,6 +1,7 @@
 import { and, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Queryable } from '../db/client.ts';
+import { preparedStatement } from '../db/prepared.ts';
 import { categories, products } from '../db/schema.ts';
 import type { ProductImage } from '../db/schema.ts';
 
@@ -112,22 +113,13 @@ export function productRecordsByAnyKey(db: Queryable, keys: readonly string[]): 
 
 /**
  * A visible product of a visible category by slug: products.get's one read, a hot path, so a named prepared
- * statement built once per database handle.
+ * statement built once (db/prepared.ts).
  */
-function prepareBySlug(db: Queryable) {
-  return productRecordQuery(db)
-    .where(and(eq(products.slug, sql.placeholder('slug')), productIsVisible, categoryIsVisible))
-    .prepare('products_get_by_slug');
-}
-
-const bySlug = new WeakMap<Queryable, ReturnType<typeof prepareBySlug>>();
+const bySlug = preparedStatement((db) => productRecordQuery(db)
+  .where(and(eq(products.slug, sql.placeholder('slug')), productIsVisible, categoryIsVisible))
+  .prepare('products_get_by_slug'));
 
 export async function productRecordBySlug(db: Queryable, slug: string): Promise<ProductRecord | undefined> {
-  let query = bySlug.get(db);
-  if (query === undefined) {
-    query = prepareBySlug(db);
-    bySlug.set(db, query);
-  }
-  const [row] = await query.execute({ slug });
+  const [row] = await bySlug(db).execute({ slug });
   return row ? toProductRecord(row) : undefined;
 }
