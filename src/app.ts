@@ -31,7 +31,6 @@ import type { BuyerLinking } from './ucp/linked-buyer.ts';
 import type { RunOperation } from './ucp/operations.ts';
 import type { AppDeps } from './deps.ts';
 import { siteRoutes } from './site/routes.ts';
-import { ucpOpenApi } from './ucp/openapi.ts';
 import { webhookTools } from './ucp/webhook-tools.ts';
 import type { AnyTool } from './tools/define-tool.ts';
 import type { ToolRuntime } from './tools/invoke.ts';
@@ -116,7 +115,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
         db: database.db, masterKey: options.masterKey, clock, log: app.log, invalidation, verifyOAuthToken: oauth.verify,
       }),
     },
-    ...(config.ucp.mode === 'off' ? {} : { openApiExtension: ucpOpenApi(config.ucp.auth) }),
     get baseUrl() { return baseUrl; },
   };
   app.decorate('butik', deps);
@@ -157,7 +155,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
     };
     // Loaded only while UCP is on: an idle shop without it never reads the module (scripts/build.mjs).
     void app.register(async (scope) => {
-      const { ucpFace } = await import('./ucp/face.ts');
+      const [{ ucpFace }, { ucpOpenApi }] = await Promise.all([import('./ucp/face.ts'), import('./ucp/openapi.ts')]);
+      // The OpenAPI document is built on its first request, after every face is registered.
+      deps.openApiExtension = ucpOpenApi(config.ucp.auth);
       ucp = await ucpFace(scope, { deps, policy: mode, events, clock, linking, ...(options.webhookTiming ? { timing: options.webhookTiming } : {}) });
     });
   }
