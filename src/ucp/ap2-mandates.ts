@@ -5,13 +5,13 @@ import { decodeProtectedHeader, errors, importJWK, jwtVerify } from 'jose';
 import type { JWK } from 'jose';
 import { UcpError } from './errors.ts';
 import { openCheckoutJwt } from './merchant-authorization.ts';
+import { AP2_MANDATE_CAPABILITY } from './shapes.ts';
 import type { ProfileKey } from './platform-profile.ts';
 import type { PublicJwk } from './signing-keys.ts';
 import type { UcpVersion } from './versions.ts';
 
 type Json = Record<string, unknown>;
 
-export const AP2_MANDATE_CAPABILITY = 'dev.ucp.shopping.ap2_mandate';
 /** The version whose AP2 mandate extension Butik implements; older versions' sessions never negotiate it. */
 export const AP2_SINCE: UcpVersion = '2026-04-08';
 

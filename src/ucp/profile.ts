@@ -1,9 +1,9 @@
-import { AP2_MANDATE_CAPABILITY, AP2_SINCE } from './ap2-mandates.ts';
+import { AP2_SINCE } from './ap2-mandates.ts';
 import { IDENTITY_LINKING_CAPABILITY } from './identity-linking.ts';
 import { UCP_MCP_PATH } from './mcp.ts';
 import { publishedHandlers } from './payment-handlers.ts';
 import type { PaymentHandlerDeclaration } from './payment-handlers.ts';
-import { CHECKOUT_CAPABILITY, CHECKOUT_EXTENSIONS, handlerRegistry, ORDER_CAPABILITY } from './shapes.ts';
+import { AP2_MANDATE_CAPABILITY, CHECKOUT_CAPABILITY, CHECKOUT_EXTENSIONS, handlerRegistry, ORDER_CAPABILITY } from './shapes.ts';
 import type { PublicJwk } from './signing-keys.ts';
 import { servedVersions, usesRegistries } from './versions.ts';
 import type { UcpVersion } from './versions.ts';

@@ -1,4 +1,3 @@
-import { AP2_MANDATE_CAPABILITY } from './ap2-mandates.ts';
 import { errorBody } from './errors.ts';
 import type { UcpError } from './errors.ts';
 import { publishedHandlers } from './payment-handlers.ts';
@@ -26,6 +25,8 @@ export type Edge = {
 };
 
 export const CHECKOUT_CAPABILITY = 'dev.ucp.shopping.checkout';
+/** The AP2 mandate extension (ap2-mandates.ts), named here so shaping an answer never loads its verifier. */
+export const AP2_MANDATE_CAPABILITY = 'dev.ucp.shopping.ap2_mandate';
 export const ORDER_CAPABILITY = 'dev.ucp.shopping.order';
 /** The extensions of checkout Butik implements. */
 export const CHECKOUT_EXTENSIONS = ['dev.ucp.shopping.fulfillment', 'dev.ucp.shopping.discount', 'dev.ucp.shopping.buyer_consent'] as const;
