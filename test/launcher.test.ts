@@ -67,7 +67,11 @@ describe('bin/butik.js', () => {
     const young = (command: string, nodeOptions = '') => execFileSync(process.execPath, [join(dir, 'bin', 'butik.js'), command], {
       encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: nodeOptions },
     }).trim();
-    expect(young('serve')).toBe('serve 2 32');
+    // Started at its smallest (1 or 2 MB, as the start's few scavenges happen to leave it), then grown as V8 grows it.
+    const [command, started, grown] = young('serve').split(' ');
+    expect(command).toBe('serve');
+    expect(Number(started)).toBeLessThanOrEqual(2);
+    expect(Number(grown)).toBe(32);
     // Other commands, and an operator who sized the young generation, get V8's own growth.
     expect(young('migrate')).toBe('migrate 32 32');
     expect(young('serve', '--max-semi-space-size=4')).toBe('serve 8 8');
