@@ -58,8 +58,10 @@ let compilerChosen = false;
  * background, with its optimising one. That second copy and the compiler's working memory stay resident: about
  * 50 MB, a third of what a small shop's whole process needs. Without them a statement's CPU time inside the
  * engine is about 1.4 times as long (measured on a loop of small statements), which a shop of a few hundred
- * products does not notice; a budget from 256 MB up keeps the optimising compiler. The flag is read when a
- * module is compiled, so the first embedded database a process opens decides, and it only affects WebAssembly.
+ * products does not notice; a budget from 256 MB up keeps the optimising compiler. Node 20 reads the flag when a
+ * module is compiled, so the first embedded database a process opens decides, and it only affects WebAssembly;
+ * Node 24 reads it only at process start, which is why bin/butik.js gives it to `serve` on the command line (and
+ * this call then changes nothing).
  */
 export function chooseEngineCompiler(memoryBytes: number): void {
   if (compilerChosen) return;
