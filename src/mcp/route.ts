@@ -25,13 +25,15 @@ export const CONNECTOR_PATH = '/api/mcp/connect';
  * that lacks a tool's scope 403 insufficient_scope, so a host steps the grant up instead of failing.
  */
 export const mcpRoutes: RoutePlugin = async (app, { deps }) => {
-  const catalog = buildMcpCatalog(deps.registry);
+  // Built by the first MCP request rather than at every start: it reads every tool's JSON Schemas.
+  let built: McpCatalog | undefined;
+  const catalog = () => (built ??= buildMcpCatalog(deps.registry));
   const shared: Omit<McpMount<McpCallContext>, 'path' | 'admit'> = {
     label: 'MCP',
     // The SDK and this server on it are loaded by the first MCP request, once for both addresses.
     loadServer: lazy(async () => {
       const { createMcpServer } = await import('./server.ts');
-      return (context: McpCallContext) => createMcpServer(catalog, context);
+      return (context: McpCallContext) => createMcpServer(catalog(), context);
     }),
     refuse: (reply, refusal, headers) => sendProblem(reply, new ToolError(refusal.kind, refusal.message), deps.baseUrl, headers),
     baseUrl: () => deps.baseUrl,
@@ -42,7 +44,7 @@ export const mcpRoutes: RoutePlugin = async (app, { deps }) => {
     ...shared,
     path: CONNECTOR_PATH,
     admit: (request, reply, cors) => admitCaller(deps, request, reply, cors, CONNECTOR_PATH),
-    screen: (message, admission, reply) => stepUp(deps, catalog, message, admission, reply),
+    screen: (message, admission, reply) => stepUp(deps, catalog(), message, admission, reply),
   });
   await app.register(serverCardRoutes, { deps, mcpPath: MCP_PATH, connectorPath: CONNECTOR_PATH });
 };

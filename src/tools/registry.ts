@@ -27,7 +27,7 @@ export const ALL_TOOLS: readonly AnyTool[] = [
 export type JsonSchema = Record<string, unknown>;
 
 export type RegisteredTool = AnyTool & {
-  /** JSON Schema 2020-12 of the request body, computed once; used by OpenAPI and MCP alike. */
+  /** JSON Schema 2020-12 of the request body, computed once when first read; used by OpenAPI and MCP alike. */
   inputJsonSchema: JsonSchema;
   /** JSON Schema 2020-12 of the result. */
   outputJsonSchema: JsonSchema;
@@ -43,13 +43,23 @@ export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSch
   return rest;
 }
 
-export function buildRegistry(tools: readonly AnyTool[] = ALL_TOOLS): Registry {
-  const registered = tools.map((tool) => ({
+/**
+ * The JSON Schemas are computed on first use and kept: only the OpenAPI document and MCP's tool list read them,
+ * and converting every tool's schemas at start cost about 50 ms of every start, before either was asked for.
+ */
+function registered(tool: AnyTool): RegisteredTool {
+  let input: JsonSchema | undefined;
+  let output: JsonSchema | undefined;
+  return {
     ...tool,
-    inputJsonSchema: toJsonSchema(tool.input, 'input'),
-    outputJsonSchema: toJsonSchema(tool.output, 'output'),
-  }));
-  const byName = new Map(registered.map((tool) => [tool.name, tool]));
-  if (byName.size !== registered.length) throw new Error('two tools share a name');
-  return { tools: registered, get: (name) => byName.get(name) };
+    get inputJsonSchema() { return (input ??= toJsonSchema(tool.input, 'input')); },
+    get outputJsonSchema() { return (output ??= toJsonSchema(tool.output, 'output')); },
+  };
+}
+
+export function buildRegistry(tools: readonly AnyTool[] = ALL_TOOLS): Registry {
+  const entries = tools.map(registered);
+  const byName = new Map(entries.map((tool) => [tool.name, tool]));
+  if (byName.size !== entries.length) throw new Error('two tools share a name');
+  return { tools: entries, get: (name) => byName.get(name) };
 }
