@@ -4,6 +4,7 @@
 // NODE_OPTIONS=--enable-source-maps makes the bundle's stack traces name the sources (the .map beside each file in dist/), at the
 // price of about 60 MB of memory and 50 ms of start, which is why it is not the default.
 import { readdirSync, statSync } from 'node:fs';
+import module from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
@@ -60,6 +61,9 @@ if (leanStart) v8.setFlagsFromString('--semi-space-growth-factor=1');
 
 let cli;
 if (bundleIsCurrent()) {
+  // Node 22.1 and later keep V8's compiled code for the bundle beside it (the build empties dist/), so a start
+  // after the first skips most of compiling it. Where dist/ is not writable Node says so and compiles as before.
+  module.enableCompileCache?.(join(root, 'dist', '.compile-cache'));
   cli = await import(bundle);
 } else {
   const { register } = await import('tsx/esm/api');
