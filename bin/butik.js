@@ -8,32 +8,12 @@ import module from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
+import { prepareEmbeddedEngine } from './embedded-engine.js';
 
 const root = join(import.meta.dirname, '..');
 
-// The embedded engine's WebAssembly is compiled by V8's baseline compiler alone below a 256 MB budget
-// (src/db/embedded-settings.ts: about 50 MB less resident). Node 20's V8 honours --liftoff-only set while running;
-// Node 24's reads it only when the process starts (set later it changes nothing, and an idle shop holds about
-// 205 MB instead of 130). Where Node can replace the process in place (process.execve, Node 22.15 and later),
-// `serve` on the embedded database therefore starts again at once with the flag: same process id, same
-// standard streams, about 40 ms.
-const ENGINE_FLAG = '--liftoff-only';
-const OPTIMISED_ENGINE_FROM_BYTES = 256 * 1024 ** 2;
-const SIZE_UNITS = { kB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 };
+prepareEmbeddedEngine(fileURLToPath(import.meta.url), process.argv.slice(2), process.env);
 
-function wantsBaselineEngine(env) {
-  if (env.DATABASE_URL) return false;
-  const budget = env.BUTIK_EMBEDDED_MEMORY?.trim();
-  if (!budget) return true;
-  // Anything else is the configuration's to refuse, with its own message.
-  const [, amount, unit] = /^(\d+)\s*(kB|MB|GB)$/.exec(budget) ?? [];
-  return amount !== undefined && Number(amount) * SIZE_UNITS[unit] < OPTIMISED_ENGINE_FROM_BYTES;
-}
-
-if (process.argv[2] === 'serve' && typeof process.execve === 'function' && !process.execArgv.includes(ENGINE_FLAG)
-  && wantsBaselineEngine(process.env)) {
-  process.execve(process.execPath, [process.execPath, ENGINE_FLAG, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)]);
-}
 const bundle = join(root, 'dist', 'butik.mjs');
 
 function newestChange(path) {

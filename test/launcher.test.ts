@@ -24,7 +24,7 @@ describe('bin/butik.js', () => {
     mkdirSync(join(dir, 'bin'));
     mkdirSync(join(dir, 'dist'));
     mkdirSync(join(dir, 'src', 'db'), { recursive: true });
-    cpSync(join(ROOT, 'bin', 'butik.js'), join(dir, 'bin', 'butik.js'));
+    for (const file of ['butik.js', 'embedded-engine.js']) cpSync(join(ROOT, 'bin', file), join(dir, 'bin', file));
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
     writeFileSync(join(dir, 'package-lock.json'), '{}');
@@ -96,6 +96,21 @@ describe('bin/butik.js', () => {
     expect(start('serve', { BUTIK_EMBEDDED_MEMORY: `${budgetMb}MB` })).not.toContain('--liftoff-only');
     expect(start('serve', { DATABASE_URL: 'postgres://127.0.0.1/butik' })).not.toContain('--liftoff-only');
     expect(start('migrate')).not.toContain('--liftoff-only');
+  });
+
+  it('starts compiling the embedded engine for serve before the rest loads, and leaves it for the database to take', () => {
+    writeFileSync(join(dir, 'dist', 'butik.mjs'), `export async function main(args) {
+      const early = globalThis[Symbol.for('butik.embedded-engine')];
+      console.log(args[0], early instanceof Promise ? (await early) instanceof WebAssembly.Module : 'none');
+    }`);
+    touch('dist/butik.mjs', 0);
+    const start = (command: string, env: Record<string, string> = {}) => {
+      const { DATABASE_URL: _url, ...inherited } = process.env;
+      return execFileSync(process.execPath, [join(dir, 'bin', 'butik.js'), command], { encoding: 'utf8', env: { ...inherited, ...env } }).trim();
+    };
+    expect(start('serve')).toBe('serve true');
+    expect(start('serve', { DATABASE_URL: 'postgres://127.0.0.1/butik' })).toBe('serve none');
+    expect(start('migrate')).toBe('migrate none');
   });
 
   it('runs the sources when there is no bundle', () => {

@@ -13,6 +13,18 @@ import { migrationsFolder } from './migrations-folder.ts';
 import { ReadCache, attachReadCache } from './read-cache.ts';
 import * as schema from './schema.ts';
 
+/** Set by bin/butik.js, which starts compiling the engine before the rest of Butik loads (bin/embedded-engine.js). */
+const EARLY_ENGINE = Symbol.for('butik.embedded-engine');
+
+/** The engine compiled early, taken by the first database opened (a second one compiles its own). */
+async function takeEarlyEngine(): Promise<WebAssembly.Module | undefined> {
+  const early: unknown = Reflect.get(globalThis, EARLY_ENGINE);
+  Reflect.deleteProperty(globalThis, EARLY_ENGINE);
+  const compiled: unknown = early instanceof Promise ? await early : undefined;
+  return compiled instanceof WebAssembly.Module ? compiled : undefined;
+}
+
+/** The embedded database: in `dataDir` (locked to this process) or, without one, in memory. */
 export async function openPglite(dataDir: string | undefined, memoryBytes = DEFAULT_EMBEDDED_MEMORY_BYTES): Promise<Database> {
   let dir: string | undefined;
   let unlock = () => {};
@@ -27,7 +39,9 @@ export async function openPglite(dataDir: string | undefined, memoryBytes = DEFA
   let client: PGlite;
   try {
     chooseEngineCompiler(memoryBytes);
+    const pgliteWasmModule = await takeEarlyEngine();
     client = await PGlite.create(dir, {
+      ...(pgliteWasmModule ? { pgliteWasmModule } : {}),
       extensions: { pg_trgm },
       startParams: embeddedStartParams(PGlite.defaultStartParams, memoryBytes),
     });

@@ -14,6 +14,7 @@ const MIGRATION_LOCK = 0x627574696b;
 const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
 const DEFAULT_ACQUIRE_TIMEOUT_MS = 5_000;
 
+/** PostgreSQL through a `pg` pool; migrations run on a connection of their own under an advisory lock. */
 export async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const searchPath = options.schemaName ? `-c search_path=${options.schemaName},public` : undefined;
   const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
