@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/client.ts';
 import type { ucpCheckoutSessions } from '../db/schema.ts';
 import { readSettings } from '../shop/settings.ts';
-import { discountsByCode, freeShippingPromotions, hasAnyRate, productsById, ratesFor } from './catalog.ts';
+import { discountsByCode, freeShippingPromotions, productsById, ratesFor } from './catalog.ts';
 import type { CatalogProduct } from './catalog.ts';
 import type { PaymentHandlerDeclaration } from './payment-handlers.ts';
 import { lineTotal, optionFromSettings, optionsFromRates, shipsFree, subtotalOf } from '../domain/pricing.ts';
@@ -217,8 +217,8 @@ function optionAmount(option: FulfillmentOption): number {
 async function optionsFor(db: Queryable, country: string, inputs: ShippingInputs): Promise<FulfillmentOption[]> {
   const promotions = await freeShippingPromotions(db);
   const free = shipsFree(promotions, inputs.afterDiscounts, inputs.itemIds);
-  const rates = await ratesFor(db, country);
+  const { rates, anyRate } = await ratesFor(db, country);
   if (rates.length > 0) return optionsFromRates(rates, country, free).map(fulfillmentOption);
   // A country the rates do not cover, in a shop that has rates, gets no option; a shop without any rates ships flat.
-  return (await hasAnyRate(db)) ? [] : [fulfillmentOption(optionFromSettings(inputs.shop, inputs.afterDiscounts, free))];
+  return anyRate ? [] : [fulfillmentOption(optionFromSettings(inputs.shop, inputs.afterDiscounts, free))];
 }

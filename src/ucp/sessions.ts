@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../db/client.ts';
+import { preparedStatement } from '../db/prepared.ts';
 import { cartItems, carts, ucpCheckoutSessions } from '../db/schema.ts';
 import { MAX_QUANTITY } from '../schema/cart.ts';
 import { readSettings } from '../shop/settings.ts';
@@ -50,9 +51,12 @@ async function requireShopCurrency(db: Queryable, currency: string): Promise<voi
   if (currency !== shop.currency) throw invalidRequest(`Currency ${currency} is not supported; this shop sells in ${shop.currency}.`);
 }
 
-/** The cart mirrors the session's lines, one row per product, so completion runs on Butik's cart. */
-async function syncCart(db: Queryable, cartId: string, lines: readonly StoredLine[]): Promise<void> {
-  await db.delete(cartItems).where(eq(cartItems.cartId, cartId));
+/**
+ * The cart mirrors the session's lines, one row per product, so completion runs on Butik's cart. A cart made for
+ * the session has no lines to clear first.
+ */
+async function syncCart(db: Queryable, cartId: string, lines: readonly StoredLine[], cart: 'new' | 'existing' = 'existing'): Promise<void> {
+  if (cart === 'existing') await db.delete(cartItems).where(eq(cartItems.cartId, cartId));
   const quantities = new Map<string, number>();
   for (const line of lines) quantities.set(line.productId, (quantities.get(line.productId) ?? 0) + line.quantity);
   if (quantities.size === 0) return;
@@ -111,16 +115,23 @@ export async function createSession(db: Db, request: CreateCheckout, platform: s
   return db.transaction(async (tx) => {
     const [cart] = await tx.insert(carts).values({ createdAt: settings.now, updatedAt: settings.now }).returning({ id: carts.id });
     if (!cart) throw new Error('cart insert returned no row');
-    return createSessionOnCart(tx, cart.id, request, platform, settings);
+    return createSessionOnCart(tx, cart.id, request, platform, settings, 'new');
   });
 }
 
 /** A new session over an open Butik cart, its lines replaced by the request's: a new cart, or a UCP cart converted. */
-export async function createSessionOnCart(tx: Queryable, cartId: string, request: CreateCheckout, platform: string, settings: WriteSettings) {
+export async function createSessionOnCart(
+  tx: Queryable,
+  cartId: string,
+  request: CreateCheckout,
+  platform: string,
+  settings: WriteSettings,
+  cart: 'new' | 'existing' = 'existing',
+) {
   const lines = await resolveLines(tx, request.line_items, request.currency);
   const currency = request.currency ?? (await readSettings(tx)).currency;
   const now = settings.now;
-  await syncCart(tx, cartId, lines);
+  await syncCart(tx, cartId, lines, cart);
   const [session] = await tx.insert(ucpCheckoutSessions).values({
     cartId,
     platform,
@@ -187,10 +198,15 @@ export async function readSession(db: Db, id: string, settings: ViewSettings): P
   return (await renderCheckout(db, session, settings)).view;
 }
 
+// Every read, update and completion of a session starts here, so both reads are named prepared statements.
+const sessionById = preparedStatement((db) => db.select().from(ucpCheckoutSessions)
+  .where(eq(ucpCheckoutSessions.id, sql.placeholder('id'))).prepare('ucp_session_by_id'));
+const sessionForUpdate = preparedStatement((db) => db.select().from(ucpCheckoutSessions)
+  .where(eq(ucpCheckoutSessions.id, sql.placeholder('id'))).for('update').prepare('ucp_session_for_update'));
+
 /** The session, when the caller may use it (key mode: the key that created it); otherwise not found. */
 export async function findSession(db: Queryable, id: string, caller: UcpCaller, options: { lock?: boolean } = {}): Promise<SessionRow> {
-  const query = db.select().from(ucpCheckoutSessions).where(eq(ucpCheckoutSessions.id, id));
-  const [session] = options.lock ? await query.for('update') : await query;
+  const [session] = await (options.lock ? sessionForUpdate : sessionById)(db).execute({ id });
   if (!session || !mayUse(caller, session.keyId)) throw notFound('Checkout session');
   return session;
 }
