@@ -90,11 +90,16 @@ export type ViewSettings = {
 /**
  * The checkout in 2026-01-11's shape without its `ucp` block, which ucp/shapes.ts adds per version. An open
  * session is priced from the catalog on every read; a completed or canceled one answers what it ended with.
- * Empty optional members are left out.
+ * Empty optional members are left out. `known`: the lines' products by id, when the caller read them in this transaction.
  */
-export async function renderCheckout(db: Queryable, session: SessionRow, settings: ViewSettings): Promise<{ view: Record<string, unknown>; pricing: Pricing }> {
+export async function renderCheckout(
+  db: Queryable,
+  session: SessionRow,
+  settings: ViewSettings,
+  known?: ReadonlyMap<string, CatalogProduct>,
+): Promise<{ view: Record<string, unknown>; pricing: Pricing }> {
   const shop = await readSettings(db);
-  const products = await productsById(db, session.lineItems.map((line) => line.productId));
+  const products = known ?? await productsById(db, session.lineItems.map((line) => line.productId));
   const messages: Array<ErrorMessage | Warning> = [];
   const outOfStock: string[] = [];
 

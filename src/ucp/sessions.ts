@@ -6,6 +6,7 @@ import { cartItems, carts, ucpCheckoutSessions } from '../db/schema.ts';
 import { MAX_QUANTITY } from '../schema/cart.ts';
 import { readSettings } from '../shop/settings.ts';
 import { productsByItemId } from './catalog.ts';
+import type { CatalogProduct } from './catalog.ts';
 import { renderCheckout } from './checkout-view.ts';
 import type { SessionRow, StoredFulfillment, StoredMethod, ViewSettings } from './checkout-view.ts';
 import { invalidRequest, notFound, UcpError } from './errors.ts';
@@ -23,10 +24,15 @@ export const SESSION_TTL_MS = 6 * 60 * 60 * 1000;
 type StoredLine = SessionRow['lineItems'][number];
 
 /**
- * The lines as the catalog knows them. Checked in the samples' order: an unknown item, then stock (a line
- * asking for more than there is, whatever the amount), then the currency, then Butik's per-line bound.
+ * The lines as the catalog knows them, and their products by Butik id. Checked in the samples' order: an unknown
+ * item, then stock (a line asking for more than there is, whatever the amount), then the currency, then Butik's
+ * per-line bound.
  */
-async function resolveLines(db: Queryable, sent: readonly LineItemInput[], currency: string | undefined): Promise<StoredLine[]> {
+async function resolveLines(
+  db: Queryable,
+  sent: readonly LineItemInput[],
+  currency: string | undefined,
+): Promise<{ lines: StoredLine[]; products: ReadonlyMap<string, CatalogProduct> }> {
   const products = await productsByItemId(db, sent.map((line) => line.item.id));
   const wanted = new Map<string, number>();
   const lines = sent.map((line) => {
@@ -43,7 +49,7 @@ async function resolveLines(db: Queryable, sent: readonly LineItemInput[], curre
   const ids = lines.map((line) => line.id);
   const repeated = ids.find((lineId, index) => ids.indexOf(lineId) !== index);
   if (repeated) throw new UcpError(422, 'INVALID_REQUEST', `Line item id ${repeated} is used twice`);
-  return lines;
+  return { lines, products: new Map([...products.values()].map((product) => [product.id, product])) };
 }
 
 async function requireShopCurrency(db: Queryable, currency: string): Promise<void> {
@@ -128,7 +134,7 @@ export async function createSessionOnCart(
   settings: WriteSettings,
   cart: 'new' | 'existing' = 'existing',
 ) {
-  const lines = await resolveLines(tx, request.line_items, request.currency);
+  const { lines, products } = await resolveLines(tx, request.line_items, request.currency);
   const currency = request.currency ?? (await readSettings(tx)).currency;
   const now = settings.now;
   await syncCart(tx, cartId, lines, cart);
@@ -150,14 +156,15 @@ export async function createSessionOnCart(
     updatedAt: now,
   }).returning();
   if (!session) throw new Error('session insert returned no row');
-  return answer(tx, session, settings);
+  // Priced from the products the lines were just resolved from, not read a second time.
+  return answer(tx, session, settings, products);
 }
 
 export async function updateSession(db: Db, id: string, request: UpdateCheckout, settings: WriteSettings) {
   if (request.id !== undefined && request.id !== id) throw invalidRequest(`The body's id ${request.id} is not the checkout session ${id} in the URL`);
   return db.transaction(async (tx) => {
     const session = await openSession(tx, id, 'update', settings);
-    const lines = request.line_items ? await resolveLines(tx, request.line_items, request.currency) : session.lineItems;
+    const lines = request.line_items ? (await resolveLines(tx, request.line_items, request.currency)).lines : session.lineItems;
     if (!request.line_items && request.currency !== undefined) await requireShopCurrency(tx, request.currency);
     if (request.line_items) await syncCart(tx, session.cartId, lines);
     const [updated] = await tx.update(ucpCheckoutSessions).set({
@@ -226,8 +233,8 @@ export async function openSession(db: Queryable, id: string, action: 'update' | 
   return requireOpen(await findSession(db, id, settings.caller, { lock: true }), action, settings.now);
 }
 
-async function answer(db: Queryable, session: SessionRow, settings: ViewSettings) {
-  const { view } = await renderCheckout(db, session, settings);
+async function answer(db: Queryable, session: SessionRow, settings: ViewSettings, products?: ReadonlyMap<string, CatalogProduct>) {
+  const { view } = await renderCheckout(db, session, settings, products);
   const status = view.status as SessionRow['status'];
   if (status !== session.status) await db.update(ucpCheckoutSessions).set({ status }).where(eq(ucpCheckoutSessions.id, session.id));
   return view;
