@@ -92,14 +92,25 @@ export async function productRecordsWhere(db: Queryable, where: SQL | undefined)
   return (await productRecordQuery(db).where(where)).map(toProductRecord);
 }
 
+/**
+ * The reads a UCP checkout sends on every create, update and completion, named prepared statements like the cart
+ * path's (db/prepared.ts): the ids or keys go as one array, so one statement serves any number of lines.
+ */
+const byIds = preparedStatement((db) => productRecordQuery(db)
+  .where(and(productIsVisible, sql`${products.id} = any(${sql.placeholder('ids')}::text[])`))
+  .prepare('products_by_ids'));
+const bySkuOrSlug = preparedStatement((db) => productRecordQuery(db)
+  .where(and(productIsVisible, or(sql`${products.sku} = any(${sql.placeholder('keys')}::text[])`, sql`${products.slug} = any(${sql.placeholder('keys')}::text[])`)))
+  .prepare('products_by_sku_or_slug'));
+
 /** Visible products by Butik id (soft-deleted ones are missing). */
-export function productRecordsById(db: Queryable, ids: readonly string[]): Promise<ProductRecord[]> {
-  return productRecordsWhere(db, and(productIsVisible, inArray(products.id, [...ids])));
+export async function productRecordsById(db: Queryable, ids: readonly string[]): Promise<ProductRecord[]> {
+  return (await byIds(db).execute({ ids: [...ids] })).map(toProductRecord);
 }
 
 /** Visible products whose SKU or slug is one of `keys`. */
-export function productRecordsBySkuOrSlug(db: Queryable, keys: readonly string[]): Promise<ProductRecord[]> {
-  return productRecordsWhere(db, and(productIsVisible, or(inArray(products.sku, [...keys]), inArray(products.slug, [...keys]))));
+export async function productRecordsBySkuOrSlug(db: Queryable, keys: readonly string[]): Promise<ProductRecord[]> {
+  return (await bySkuOrSlug(db).execute({ keys: [...keys] })).map(toProductRecord);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/client.ts';
 import type { ucpCheckoutSessions } from '../db/schema.ts';
 import { readSettings } from '../shop/settings.ts';
-import { discountsByCode, freeShippingPromotions, hasAnyRate, productsById, ratesFor } from './catalog.ts';
+import { discountsByCode, freeShippingPromotions, productsById, ratesFor } from './catalog.ts';
 import type { CatalogProduct } from './catalog.ts';
 import type { PaymentHandlerDeclaration } from './payment-handlers.ts';
 import { lineTotal, optionFromSettings, optionsFromRates, shipsFree, subtotalOf } from '../domain/pricing.ts';
@@ -90,11 +90,16 @@ export type ViewSettings = {
 /**
  * The checkout in 2026-01-11's shape without its `ucp` block, which ucp/shapes.ts adds per version. An open
  * session is priced from the catalog on every read; a completed or canceled one answers what it ended with.
- * Empty optional members are left out.
+ * Empty optional members are left out. `known`: the lines' products by id, when the caller read them in this transaction.
  */
-export async function renderCheckout(db: Queryable, session: SessionRow, settings: ViewSettings): Promise<{ view: Record<string, unknown>; pricing: Pricing }> {
+export async function renderCheckout(
+  db: Queryable,
+  session: SessionRow,
+  settings: ViewSettings,
+  known?: ReadonlyMap<string, CatalogProduct>,
+): Promise<{ view: Record<string, unknown>; pricing: Pricing }> {
   const shop = await readSettings(db);
-  const products = await productsById(db, session.lineItems.map((line) => line.productId));
+  const products = known ?? await productsById(db, session.lineItems.map((line) => line.productId));
   const messages: Array<ErrorMessage | Warning> = [];
   const outOfStock: string[] = [];
 
@@ -217,8 +222,8 @@ function optionAmount(option: FulfillmentOption): number {
 async function optionsFor(db: Queryable, country: string, inputs: ShippingInputs): Promise<FulfillmentOption[]> {
   const promotions = await freeShippingPromotions(db);
   const free = shipsFree(promotions, inputs.afterDiscounts, inputs.itemIds);
-  const rates = await ratesFor(db, country);
+  const { rates, anyRate } = await ratesFor(db, country);
   if (rates.length > 0) return optionsFromRates(rates, country, free).map(fulfillmentOption);
   // A country the rates do not cover, in a shop that has rates, gets no option; a shop without any rates ships flat.
-  return (await hasAnyRate(db)) ? [] : [fulfillmentOption(optionFromSettings(inputs.shop, inputs.afterDiscounts, free))];
+  return anyRate ? [] : [fulfillmentOption(optionFromSettings(inputs.shop, inputs.afterDiscounts, free))];
 }

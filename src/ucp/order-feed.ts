@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { OrderEventHub } from '../context.ts';
 import type { Queryable } from '../db/client.ts';
+import { preparedStatement } from '../db/prepared.ts';
 import { orders, ucpOrders, ucpPaymentActions, ucpWebhookOutbox } from '../db/schema.ts';
 import type { OrderStatus } from '../domain/order-status.ts';
 import { presentOrder } from './shapes.ts';
@@ -30,16 +31,23 @@ export type FeedEvent = {
   change?: (document: Document) => Document;
 };
 
+/** The order's feed row, locked, with the order's currency: one round trip on every event, order_placed included. */
+const feedRowForUpdate = preparedStatement((db) => db.select({ row: ucpOrders, order: { currency: orders.currency } })
+  .from(ucpOrders).innerJoin(orders, eq(orders.id, ucpOrders.orderId))
+  .where(eq(ucpOrders.orderId, sql.placeholder('orderId')))
+  .for('update', { of: ucpOrders })
+  .prepare('ucp_feed_row_for_update'));
+
 /** Applies a change to an order's document and queues the event for the platform's webhook, if it named one. */
 export async function recordOrderEvent(db: Queryable, event: FeedEvent): Promise<Document | undefined> {
-  const [row] = await db.select().from(ucpOrders).where(eq(ucpOrders.orderId, event.orderId)).for('update');
-  if (!row) return undefined;
-  const [order] = await db.select({ currency: orders.currency }).from(orders).where(eq(orders.id, event.orderId));
+  const [found] = await feedRowForUpdate(db).execute({ orderId: event.orderId });
+  if (!found) return undefined;
+  const { row, order } = found;
   const document = event.change ? event.change(structuredClone(row.document) as Document) : (row.document as Document);
   if (event.change) await db.update(ucpOrders).set({ document, updatedAt: event.now }).where(eq(ucpOrders.orderId, event.orderId));
   if (row.webhookUrl && isUcpVersion(row.ucpVersion)) {
     // In the version the platform negotiated when it placed the order.
-    const shown = presentOrder(document, { version: row.ucpVersion }, order?.currency ?? '');
+    const shown = presentOrder(document, { version: row.ucpVersion }, order.currency);
     await db.insert(ucpWebhookOutbox).values({
       orderId: event.orderId,
       eventType: event.eventType,

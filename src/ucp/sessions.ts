@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../db/client.ts';
+import { preparedStatement } from '../db/prepared.ts';
 import { cartItems, carts, ucpCheckoutSessions } from '../db/schema.ts';
 import { MAX_QUANTITY } from '../schema/cart.ts';
 import { readSettings } from '../shop/settings.ts';
 import { productsByItemId } from './catalog.ts';
+import type { CatalogProduct } from './catalog.ts';
 import { renderCheckout } from './checkout-view.ts';
 import type { SessionRow, StoredFulfillment, StoredMethod, ViewSettings } from './checkout-view.ts';
 import { invalidRequest, notFound, UcpError } from './errors.ts';
@@ -22,10 +24,15 @@ export const SESSION_TTL_MS = 6 * 60 * 60 * 1000;
 type StoredLine = SessionRow['lineItems'][number];
 
 /**
- * The lines as the catalog knows them. Checked in the samples' order: an unknown item, then stock (a line
- * asking for more than there is, whatever the amount), then the currency, then Butik's per-line bound.
+ * The lines as the catalog knows them, and their products by Butik id. Checked in the samples' order: an unknown
+ * item, then stock (a line asking for more than there is, whatever the amount), then the currency, then Butik's
+ * per-line bound.
  */
-async function resolveLines(db: Queryable, sent: readonly LineItemInput[], currency: string | undefined): Promise<StoredLine[]> {
+async function resolveLines(
+  db: Queryable,
+  sent: readonly LineItemInput[],
+  currency: string | undefined,
+): Promise<{ lines: StoredLine[]; products: ReadonlyMap<string, CatalogProduct> }> {
   const products = await productsByItemId(db, sent.map((line) => line.item.id));
   const wanted = new Map<string, number>();
   const lines = sent.map((line) => {
@@ -42,7 +49,7 @@ async function resolveLines(db: Queryable, sent: readonly LineItemInput[], curre
   const ids = lines.map((line) => line.id);
   const repeated = ids.find((lineId, index) => ids.indexOf(lineId) !== index);
   if (repeated) throw new UcpError(422, 'INVALID_REQUEST', `Line item id ${repeated} is used twice`);
-  return lines;
+  return { lines, products: new Map([...products.values()].map((product) => [product.id, product])) };
 }
 
 async function requireShopCurrency(db: Queryable, currency: string): Promise<void> {
@@ -50,9 +57,12 @@ async function requireShopCurrency(db: Queryable, currency: string): Promise<voi
   if (currency !== shop.currency) throw invalidRequest(`Currency ${currency} is not supported; this shop sells in ${shop.currency}.`);
 }
 
-/** The cart mirrors the session's lines, one row per product, so completion runs on Butik's cart. */
-async function syncCart(db: Queryable, cartId: string, lines: readonly StoredLine[]): Promise<void> {
-  await db.delete(cartItems).where(eq(cartItems.cartId, cartId));
+/**
+ * The cart mirrors the session's lines, one row per product, so completion runs on Butik's cart. A cart made for
+ * the session has no lines to clear first.
+ */
+async function syncCart(db: Queryable, cartId: string, lines: readonly StoredLine[], cart: 'new' | 'existing' = 'existing'): Promise<void> {
+  if (cart === 'existing') await db.delete(cartItems).where(eq(cartItems.cartId, cartId));
   const quantities = new Map<string, number>();
   for (const line of lines) quantities.set(line.productId, (quantities.get(line.productId) ?? 0) + line.quantity);
   if (quantities.size === 0) return;
@@ -111,16 +121,23 @@ export async function createSession(db: Db, request: CreateCheckout, platform: s
   return db.transaction(async (tx) => {
     const [cart] = await tx.insert(carts).values({ createdAt: settings.now, updatedAt: settings.now }).returning({ id: carts.id });
     if (!cart) throw new Error('cart insert returned no row');
-    return createSessionOnCart(tx, cart.id, request, platform, settings);
+    return createSessionOnCart(tx, cart.id, request, platform, settings, 'new');
   });
 }
 
 /** A new session over an open Butik cart, its lines replaced by the request's: a new cart, or a UCP cart converted. */
-export async function createSessionOnCart(tx: Queryable, cartId: string, request: CreateCheckout, platform: string, settings: WriteSettings) {
-  const lines = await resolveLines(tx, request.line_items, request.currency);
+export async function createSessionOnCart(
+  tx: Queryable,
+  cartId: string,
+  request: CreateCheckout,
+  platform: string,
+  settings: WriteSettings,
+  cart: 'new' | 'existing' = 'existing',
+) {
+  const { lines, products } = await resolveLines(tx, request.line_items, request.currency);
   const currency = request.currency ?? (await readSettings(tx)).currency;
   const now = settings.now;
-  await syncCart(tx, cartId, lines);
+  await syncCart(tx, cartId, lines, cart);
   const [session] = await tx.insert(ucpCheckoutSessions).values({
     cartId,
     platform,
@@ -139,14 +156,15 @@ export async function createSessionOnCart(tx: Queryable, cartId: string, request
     updatedAt: now,
   }).returning();
   if (!session) throw new Error('session insert returned no row');
-  return answer(tx, session, settings);
+  // Priced from the products the lines were just resolved from, not read a second time.
+  return answer(tx, session, settings, products);
 }
 
 export async function updateSession(db: Db, id: string, request: UpdateCheckout, settings: WriteSettings) {
   if (request.id !== undefined && request.id !== id) throw invalidRequest(`The body's id ${request.id} is not the checkout session ${id} in the URL`);
   return db.transaction(async (tx) => {
     const session = await openSession(tx, id, 'update', settings);
-    const lines = request.line_items ? await resolveLines(tx, request.line_items, request.currency) : session.lineItems;
+    const lines = request.line_items ? (await resolveLines(tx, request.line_items, request.currency)).lines : session.lineItems;
     if (!request.line_items && request.currency !== undefined) await requireShopCurrency(tx, request.currency);
     if (request.line_items) await syncCart(tx, session.cartId, lines);
     const [updated] = await tx.update(ucpCheckoutSessions).set({
@@ -187,10 +205,15 @@ export async function readSession(db: Db, id: string, settings: ViewSettings): P
   return (await renderCheckout(db, session, settings)).view;
 }
 
+// Every read, update and completion of a session starts here, so both reads are named prepared statements.
+const sessionById = preparedStatement((db) => db.select().from(ucpCheckoutSessions)
+  .where(eq(ucpCheckoutSessions.id, sql.placeholder('id'))).prepare('ucp_session_by_id'));
+const sessionForUpdate = preparedStatement((db) => db.select().from(ucpCheckoutSessions)
+  .where(eq(ucpCheckoutSessions.id, sql.placeholder('id'))).for('update').prepare('ucp_session_for_update'));
+
 /** The session, when the caller may use it (key mode: the key that created it); otherwise not found. */
 export async function findSession(db: Queryable, id: string, caller: UcpCaller, options: { lock?: boolean } = {}): Promise<SessionRow> {
-  const query = db.select().from(ucpCheckoutSessions).where(eq(ucpCheckoutSessions.id, id));
-  const [session] = options.lock ? await query.for('update') : await query;
+  const [session] = await (options.lock ? sessionForUpdate : sessionById)(db).execute({ id });
   if (!session || !mayUse(caller, session.keyId)) throw notFound('Checkout session');
   return session;
 }
@@ -210,8 +233,8 @@ export async function openSession(db: Queryable, id: string, action: 'update' | 
   return requireOpen(await findSession(db, id, settings.caller, { lock: true }), action, settings.now);
 }
 
-async function answer(db: Queryable, session: SessionRow, settings: ViewSettings) {
-  const { view } = await renderCheckout(db, session, settings);
+async function answer(db: Queryable, session: SessionRow, settings: ViewSettings, products?: ReadonlyMap<string, CatalogProduct>) {
+  const { view } = await renderCheckout(db, session, settings, products);
   const status = view.status as SessionRow['status'];
   if (status !== session.status) await db.update(ucpCheckoutSessions).set({ status }).where(eq(ucpCheckoutSessions.id, session.id));
   return view;
