@@ -100,7 +100,13 @@ export function mountMcp<C>(app: FastifyInstance, mount: McpMount<C>): void {
     });
     // The SDK marks streams no-cache; tool answers may hold private data, so nothing may store them.
     response.headers.set('cache-control', 'no-store, no-transform');
-    return reply.headers(admission.headers).send(response);
+    if (response.body === null || opensStream(parsedBody)) return reply.headers(admission.headers).send(response);
+    // Every other answer is one message and its stream ends with it: read whole, it goes out in one write
+    // instead of a chunk per event and a closing chunk, each a system call, with the same bytes.
+    const body = Buffer.from(await response.arrayBuffer());
+    reply.code(response.status);
+    for (const [name, value] of response.headers) reply.header(name, value);
+    return reply.headers(admission.headers).send(body);
   });
 
   app.route({
@@ -136,6 +142,11 @@ function parseJson(text: string | undefined): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** Whether the message asks for a stream that stays open (a subscription), which must be relayed as it comes. */
+function opensStream(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'subscriptions/listen';
 }
 
 /**

@@ -8,8 +8,14 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const INPUT_NOISE = new Set(['$schema', 'propertyNames', 'minLength', 'maxLength', 'minItems', 'maxItems', 'examples']);
 /** What an output schema keeps for MCP: the shape, which clients validate structuredContent against. */
 const OUTPUT_SHAPE = new Set(['type', 'properties', 'required', 'items', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', '$ref', '$defs']);
-/** A subtree at least this long that occurs twice is written once under $defs. */
-const SHARE_FROM_CHARS = 100;
+/** The length of a reference to a shared subschema, `{"$ref":"#/$defs/s12"}`, and of its `"s12":` entry. */
+const REF_CHARS = 22;
+const DEF_NAME_CHARS = 6;
+
+/** Whether writing a subtree once under $defs and referring to it makes the schema shorter. */
+function worthSharing(chars: number, occurrences: number): boolean {
+  return occurrences > 1 && occurrences * (chars - REF_CHARS) > chars + DEF_NAME_CHARS;
+}
 
 function isSchema(value: unknown): value is JsonSchema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -57,15 +63,16 @@ function mapChildren(node: JsonSchema, visit: (schema: unknown) => unknown): Jso
 }
 
 /**
- * Writes every repeated subschema of SHARE_FROM_CHARS or more once, under `$defs`, and refers to it (a page
- * layout's section union appears again inside its columns). Existing `$defs` are left as they are.
+ * Writes every repeated subschema once, under `$defs`, and refers to it wherever that makes the schema shorter
+ * (a page layout's section union appears again inside its columns; an order's twenty nullable strings).
+ * Existing `$defs` are left as they are.
  */
 function shareRepeats(schema: JsonSchema): JsonSchema {
   const seen = new Map<string, number>();
   const count = (node: unknown): unknown => {
     if (!isSchema(node)) return node;
     const text = JSON.stringify(node);
-    if (text.length >= SHARE_FROM_CHARS) seen.set(text, (seen.get(text) ?? 0) + 1);
+    seen.set(text, (seen.get(text) ?? 0) + 1);
     return mapChildren(node, count);
   };
   mapChildren(schema, count);
@@ -73,7 +80,7 @@ function shareRepeats(schema: JsonSchema): JsonSchema {
   const replace = (node: unknown): unknown => {
     if (!isSchema(node)) return node;
     const text = JSON.stringify(node);
-    if ((seen.get(text) ?? 0) < 2) return mapChildren(node, replace);
+    if (!worthSharing(text.length, seen.get(text) ?? 0)) return mapChildren(node, replace);
     let name = defs.get(text);
     if (name === undefined) {
       name = `s${defs.size + 1}`;

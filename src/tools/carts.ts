@@ -17,10 +17,14 @@ import type { AnyTool } from './define-tool.ts';
 import { usableDiscount } from '../commerce/discounts.ts';
 import { readSettings } from '../shop/settings.ts';
 
+/** How every cart answer is priced, said once, on the tool that starts a cart. */
 const CART_PRICING = 'Every cart answer is priced from the current product prices, all amounts in øre (1/100 DKK) incl. 25 % VAT: '
   + 'subtotal = Σ unitPrice × quantity; percent discount = floor(subtotal × value / 100), fixed = min(value, subtotal); '
   + 'shipping = the shop\'s shipping price (default 4900) unless subtotal − discount reaches the free-shipping threshold '
   + '(default 50000), also for an empty cart; total = subtotal − discount + shipping. Stock is checked at checkout.';
+/** The other cart tools point to it: the cart tools share one scope, so an agent that sees one sees cart.create. */
+const PRICED_AS_CREATED = 'Answers the cart priced from the current product prices as cart.create describes, all amounts in øre '
+  + '(1/100 DKK) incl. 25 % VAT. Stock is checked at checkout.';
 
 const DISCOUNT_FAILURE = 'An unknown or unusable code → 422 discount_not_applicable with reason unknown_code, inactive, '
   + 'expired or usage_limit_reached.';
@@ -69,7 +73,7 @@ export const createCart = defineTool({
 
 export const getCart = defineTool({
   name: 'cart.get',
-  description: `Read a cart. ${CART_PRICING}`,
+  description: `Read a cart. ${PRICED_AS_CREATED}`,
   scope: 'cart:write',
   annotations: readOnly('Get cart'),
   input: z.strictObject({ cartId: Id }).meta({ examples: [{ cartId: '0193a5c4-7d1e-7c3a-9f2b-3e4d5c6b7a81' }] }),
@@ -82,7 +86,7 @@ export const getCart = defineTool({
 export const setCartItem = defineTool({
   name: 'cart.set_item',
   description: `Set the quantity of one product in an open cart (0..${MAX_QUANTITY}); 0 removes the line. Unknown slug → 404 `
-    + `not_found; a checked-out cart → 422 cart_closed. ${CART_PRICING}`,
+    + `not_found; a checked-out cart → 422 cart_closed. ${PRICED_AS_CREATED}`,
   scope: 'cart:write',
   annotations: write('Set cart item quantity', { idempotent: true }),
   input: z.strictObject({
@@ -105,7 +109,7 @@ export const setCartItem = defineTool({
 export const applyCartDiscount = defineTool({
   name: 'cart.apply_discount',
   description: `Put a discount code on an open cart (case-insensitive; replaces any earlier code), or remove it with code: null. `
-    + `${DISCOUNT_FAILURE} Checkout checks the code again. ${CART_PRICING}`,
+    + `${DISCOUNT_FAILURE} Checkout checks the code again. ${PRICED_AS_CREATED}`,
   scope: 'cart:write',
   annotations: write('Apply discount code to cart', { idempotent: true }),
   input: z.strictObject({

@@ -34,7 +34,7 @@ export const listDiscounts = defineTool({
 
 export const getDiscount = defineTool({
   name: 'discounts.get',
-  description: `Get one discount code with its usage statistics. ${CODE_RULES} Unknown code → 404 not_found.`,
+  description: 'Get one discount code with its usage statistics. Unknown code → 404 not_found.',
   scope: 'discounts:read',
   annotations: readOnly('Get discount code'),
   input: z.strictObject({ code: DiscountCodeRef }).meta({ examples: [{ code: 'SOMMER25' }] }),
@@ -99,7 +99,7 @@ export const createDiscount = defineTool({
 export const toggleDiscount = defineTool({
   name: 'discounts.toggle',
   description: 'Switch a discount code on or off. With active given, the code gets that state; without it, the current '
-    + `state flips. ${CODE_RULES} Unknown code → 404 not_found.`,
+    + 'state flips. Unknown code → 404 not_found.',
   scope: 'discounts:write',
   annotations: write('Switch discount code on or off', { idempotent: false }),
   input: z.strictObject({

@@ -54,9 +54,8 @@ async function switchOffBanners(ctx: ToolContext, keepId?: string): Promise<numb
 export const getAnnouncement = defineTool({
   name: 'marketing.get_announcement',
   description: 'Read the site-wide announcement banner (text, link, schedule, active) and whether it is live now; '
-    + 'null when none was ever set. Scope marketing:write: the banner belongs to the marketing tools and there is '
-    + 'no marketing read scope, so the key that sets the banner can also read it (as cart.get uses cart:write). '
-    + 'The live banner is public on every page anyway.',
+    + 'null when none was ever set. Scope marketing:write, as there is no marketing read scope (the live banner is '
+    + 'public on every page anyway).',
   scope: 'marketing:write',
   annotations: readOnly('Get announcement banner'),
   input: z.strictObject({}).meta({ examples: [{}] }),

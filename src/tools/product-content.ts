@@ -29,8 +29,8 @@ function toContent(row: ProductRow): z.input<typeof ProductContent> {
 export const getProductContent = defineTool({
   name: 'marketing.get_product_content',
   description: 'Read the answer-engine content of a visible product: answerSummary, faq, useCases and comparisonFacts '
-    + '(products.get leaves them out). Scope catalog:read, because this is public catalog copy, but not anonymous: '
-    + 'only five catalog and page tools are open without a key. Deleted or unknown slug → 404 not_found.',
+    + '(products.get leaves them out). Public catalog copy, but it needs a key with catalog:read. Deleted or unknown '
+    + 'slug → 404 not_found.',
   scope: 'catalog:read',
   annotations: readOnly('Get product content'),
   input: z.strictObject({ slug: SlugRef.meta({ description: 'The product slug.', examples: ['aviator-classic'] }) })

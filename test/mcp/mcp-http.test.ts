@@ -59,6 +59,18 @@ describe('the initialize era', () => {
     });
   });
 
+  it('sends an SSE answer whole, framed by Content-Length instead of chunks', async () => {
+    const response = await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'categories.list', arguments: {} } },
+      { ...LEGACY_HEADERS, 'mcp-protocol-version': '2025-11-25' });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('text/event-stream');
+    expect(response.headers['transfer-encoding']).toBeUndefined();
+    const body = String(response.body);
+    expect(response.headers['content-length']).toBe(String(Buffer.byteLength(body)));
+    expect(body).toMatch(/^event: message\ndata: \{"result":\{"content":\[\{"type":"text"/);
+    expect(body.endsWith('\n\n')).toBe(true);
+  });
+
   it('answers tools/list on a later POST with no session at all', async () => {
     const response = await exchange({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
       { ...LEGACY_HEADERS, 'mcp-protocol-version': '2025-06-18' });
