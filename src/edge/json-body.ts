@@ -11,8 +11,12 @@ export const MAX_JSON_DEPTH = 64;
  * to a private tool with a broken body still gets 401 first (docs/behaviour.md#order-of-checks).
  */
 export function acceptRawBodies(app: FastifyInstance): void {
+  const asText = (_request: FastifyRequest, body: string | Buffer, done: (error: null, body: string | Buffer) => void) => done(null, body);
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, asText);
+  // The same reader named for JSON too: Fastify remembers which parser a Content-Type header gets, but never
+  // the catch-all, which it looks up again, header parsed, on every request.
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, asText);
 }
 
 export function decodeJsonBody(request: FastifyRequest): Record<string, unknown> {
