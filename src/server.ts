@@ -46,7 +46,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let seeded = false;
   let open = () => {};
   const started = new Promise<void>((resolve) => { open = () => { seeded = true; resolve(); }; });
-  app.addHook('onRequest', async () => { if (!seeded) await started; });
+  app.addHook('onRequest', (_request, _reply, done) => {
+    if (seeded) done();
+    else void started.then(() => done());
+  });
   let port: number;
   try {
     if (master.generatedAt) app.log.info({ path: master.generatedAt }, 'master key file (BUTIK_MASTER_KEY is not set)');

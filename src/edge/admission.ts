@@ -28,7 +28,8 @@ export async function admitRequest(
   options: AdmitOptions = {},
 ): Promise<Admitted | undefined> {
   const admission = await admit(deps.gate, { ip: request.ip, authorization: request.headers.authorization, audience: options.audience });
-  const headers = { ...options.headers, ...rateLimitHeaders(admission.rate, deps.config.rateWindowSeconds) };
+  const rateHeaders = rateLimitHeaders(admission.rate, deps.config.rateWindowSeconds);
+  const headers = options.headers ? { ...options.headers, ...rateHeaders } : rateHeaders;
   if (admission.ok) return { actor: admission.actor, headers };
   const error = options.refusal ? options.refusal(admission.error) : admission.error;
   sendProblem(reply, error, deps.baseUrl, headers);

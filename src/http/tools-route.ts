@@ -16,7 +16,7 @@ type Params = { name: string };
 
 /** POST /api/v1/tools/<name>: every tool of the registry, one route (docs/behaviour.md#calling-a-tool). */
 export const toolsRoute: RoutePlugin = async (app, { deps }) => {
-  app.post<{ Params: Params }>('/api/v1/tools/:name', async (request, reply) => handleToolCall(request, reply));
+  app.post<{ Params: Params }>('/api/v1/tools/:name', handleToolCall);
   app.route<{ Params: Params }>({
     // Every other method Fastify routes (HEAD comes with GET): 405 + Allow: POST.
     method: app.supportedMethods.filter((method) => method !== 'POST' && method !== 'HEAD'),
@@ -35,7 +35,7 @@ export const toolsRoute: RoutePlugin = async (app, { deps }) => {
       const error = new ToolError('unknown_tool', `There is no tool named "${request.params.name}".`);
       return sendProblem(reply, error, deps.baseUrl, admitted.headers);
     }
-    const headers = { ...admitted.headers, ...deprecationHeaders(tool.deprecated) };
+    const headers = tool.deprecated ? { ...admitted.headers, ...deprecationHeaders(tool.deprecated) } : admitted.headers;
     let input: Record<string, unknown>;
     let idempotencyKey: string | undefined;
     try {
