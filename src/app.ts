@@ -21,7 +21,7 @@ import { healthRoutes } from './http/health.ts';
 import { adminRoutes } from './admin/routes.ts';
 import { keysRoutes } from './http/keys-route.ts';
 import { openApiRoute } from './http/openapi-route.ts';
-import { logRequest } from './http/request-log.ts';
+import { logRequest, logsRequests } from './http/request-log.ts';
 import { toolsRoute } from './http/tools-route.ts';
 import { mcpRoutes } from './mcp/route.ts';
 import { oauthRoutes } from './oauth/routes.ts';
@@ -134,10 +134,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
     reply.header('connection', 'close');
     sendProblem(reply, new ToolError('service_unavailable', 'This instance is shutting down.', { retryAfter: 1 }), baseUrl);
   });
-  app.addHook('onResponse', (request, reply, done) => {
-    logRequest(request, reply);
-    done();
-  });
+  // Above info the request line would be built only for pino to drop it.
+  if (options.logger !== false && logsRequests(config.logLevel)) {
+    app.addHook('onResponse', (request, reply, done) => {
+      logRequest(request, reply);
+      done();
+    });
+  }
   app.addHook('onClose', async () => {
     await Promise.all([limiter.close(), invalidation.close()]);
   });

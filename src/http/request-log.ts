@@ -1,4 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+
+/** Whether the request line (logged at info) is written at this level. */
+export function logsRequests(level: Config['logLevel']): boolean {
+  return level === 'info' || level === 'debug' || level === 'trace';
+}
 
 /**
  * The one JSON line per request (docs/behaviour.md#running-it). The request logger already carries reqId; headers are
