@@ -1,5 +1,5 @@
-import { Redis } from 'ioredis';
 import type { Log } from '../log.ts';
+import { newRedis } from './redis-driver.ts';
 
 /**
  * Tells every instance that a key was rotated or revoked, so each drops its cached lookup at once instead
@@ -28,8 +28,8 @@ export function redisKeyInvalidation(options: { url: string; prefix: string; log
   // A subscribed connection can do nothing else, so publishing has a connection of its own. A message that
   // cannot be sent is not retried: it only means the cache's TTL applies.
   const settings = { maxRetriesPerRequest: 0, connectTimeout: 2_000, lazyConnect: true };
-  const publisher = new Redis(options.url, settings);
-  const subscriber = new Redis(options.url, settings);
+  const publisher = newRedis(options.url, settings);
+  const subscriber = newRedis(options.url, settings);
   for (const client of [publisher, subscriber]) client.on('error', () => {});
   publisher.connect().catch(() => {});
   let listening: Promise<void> = Promise.resolve();

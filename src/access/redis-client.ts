@@ -1,5 +1,6 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Log } from '../log.ts';
+import { newRedis } from './redis-driver.ts';
 
 /** How long a request may wait on Redis before it is counted in process memory instead. */
 const COMMAND_TIMEOUT_MS = 1_000;
@@ -23,7 +24,7 @@ export type RedisConnection = {
  * to count in memory instead.
  */
 export function connectRedis(url: string, log: Log): RedisConnection {
-  const client = new Redis(url, {
+  const client = newRedis(url, {
     enableOfflineQueue: false,
     connectTimeout: CONNECT_TIMEOUT_MS,
     commandTimeout: COMMAND_TIMEOUT_MS,
