@@ -10,7 +10,7 @@ import { lockDataDir } from './data-dir-lock.ts';
 import { chooseEngineCompiler, DEFAULT_EMBEDDED_MEMORY_BYTES, embeddedStartParams } from './embedded-settings.ts';
 import { createPrivateDir, restrictToOwner } from './data-dir-mode.ts';
 import { migrationsFolder } from './migrations-folder.ts';
-import { ReadCache, attachReadCache } from './read-cache.ts';
+import { attachReadCache } from './read-cache.ts';
 import * as schema from './schema.ts';
 
 /** Set by bin/butik.js, which starts compiling the engine before the rest of Butik loads (bin/embedded-engine.js). */
@@ -53,8 +53,7 @@ export async function openPglite(dataDir: string | undefined, memoryBytes = DEFA
   if (dataDir) restrictToOwner(dataDir);
   const typed = drizzle(client, { schema });
   const db = typed as unknown as Db;
-  const cache = new ReadCache();
-  attachReadCache(db, cache);
+  const cache = attachReadCache(db);
   let feed: ChangeFeed | undefined;
   return {
     db,

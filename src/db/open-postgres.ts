@@ -6,7 +6,7 @@ import type { ChangeFeed } from './change-feed.ts';
 import type { Database, DatabaseOptions, Db } from './client.ts';
 import { migrationsFolder } from './migrations-folder.ts';
 import { describeConnectFailure } from './open-error.ts';
-import { ReadCache, attachReadCache } from './read-cache.ts';
+import { attachReadCache } from './read-cache.ts';
 import * as schema from './schema.ts';
 
 /** Any constant works; it only has to be the same for every Butik instance. */
@@ -37,8 +37,7 @@ export async function openPostgres(url: string, options: DatabaseOptions): Promi
   pool.on('connect', (client) => { client.on('error', () => {}); });
   const typed = drizzle(pool, { schema });
   const db = typed as unknown as Db;
-  const cache = new ReadCache();
-  attachReadCache(db, cache);
+  const cache = attachReadCache(db);
   let feed: ChangeFeed | undefined;
   try {
     await pool.query('select 1');

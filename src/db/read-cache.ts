@@ -64,10 +64,11 @@ export function cachedRead<T>(load: (db: Queryable) => Promise<T>): (db: Queryab
 }
 
 /**
- * Gives a database handle its cache, and every transaction opened on it: a transaction that wrote cached rows drops
- * the cache once it has committed or rolled back. A nested transaction (a savepoint) reads past the cache.
+ * Gives a database handle a new cache, and every transaction opened on it: a transaction that wrote cached rows
+ * drops the cache once it has committed or rolled back. A nested transaction (a savepoint) reads past the cache.
  */
-export function attachReadCache(db: Db, cache: ReadCache): void {
+export function attachReadCache(db: Db): ReadCache {
+  const cache = new ReadCache();
   cacheOfHandle.set(db, cache);
   const transaction = db.transaction.bind(db);
   const wrapped: Db['transaction'] = async (work, config) => {
@@ -83,4 +84,5 @@ export function attachReadCache(db: Db, cache: ReadCache): void {
     }
   };
   db.transaction = wrapped;
+  return cache;
 }
