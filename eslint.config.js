@@ -29,7 +29,7 @@ const layers = [
   { type: 'commands', pattern: 'src/commands/**', mode: 'full' },
   { type: 'kernel', pattern: ['src/log.ts', 'src/context.ts', 'src/config.ts'], mode: 'full' },
   { type: 'deps', pattern: 'src/deps.ts', mode: 'full' },
-  { type: 'main', pattern: ['src/app.ts', 'src/cli.ts', 'src/server.ts', 'src/staff-command.ts'], mode: 'full' },
+  { type: 'main', pattern: ['src/app.ts', 'src/cli.ts', 'src/server.ts', 'src/staff-command.ts', 'src/embedded-first-start.ts'], mode: 'full' },
 ];
 
 const base = ['domain', 'errors', 'schema', 'kernel'];

@@ -6,6 +6,7 @@ import { localKeyInvalidation, redisKeyInvalidation } from './access/key-invalid
 import { SCOPES } from './access/scopes.ts';
 import { SETUP_PATH, issueSetupToken } from './access/staff-setup.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { createEmbeddedClusterApart } from './embedded-first-start.ts';
 import { IMPORT_USAGE, ImportUsageError, parseImportArgs, runImport } from './import/command.ts';
 import { runOwnerCommand } from './commands/remote.ts';
 import { CreateKeyInput } from './schema/api-key.ts';
@@ -36,7 +37,9 @@ Configuration comes from the environment (README, "Configuration"). While a serv
 database, "oauth" commands run through that server (with the master key from the data directory).`;
 
 async function serve(): Promise<void> {
-  const server = await startServer(loadConfig());
+  const config = loadConfig();
+  await createEmbeddedClusterApart(config);
+  const server = await startServer(config);
   // One line for people, on stderr so that stdout stays pure JSON log lines.
   const base = server.app.butik.baseUrl;
   console.error(`Butik ready at ${base}  docs: ${base}/docs  master key: ${server.masterKeySource}`);

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
@@ -7,6 +6,7 @@ import { listenOnPglite } from './change-feed.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import type { Database, Db } from './client.ts';
 import { lockDataDir } from './data-dir-lock.ts';
+import { embeddedClusterDir } from './embedded-cluster.ts';
 import { chooseEngineCompiler, DEFAULT_EMBEDDED_MEMORY_BYTES, embeddedStartParams } from './embedded-settings.ts';
 import { createPrivateDir, restrictToOwner } from './data-dir-mode.ts';
 import { migrationsFolder } from './migrations-folder.ts';
@@ -33,7 +33,7 @@ export async function openPglite(dataDir: string | undefined, memoryBytes = DEFA
     createPrivateDir(dataDir);
     loosenedEntries = restrictToOwner(dataDir);
     unlock = lockDataDir(dataDir);
-    dir = join(dataDir, 'pgdata');
+    dir = embeddedClusterDir(dataDir);
     createPrivateDir(dir);
   }
   let client: PGlite;
