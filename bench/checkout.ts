@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { Catalog } from './catalog.ts';
 import type { CheckoutJob, CheckoutOutcome, LoadResult } from './load-types.ts';
 import { send } from './preflight.ts';
+import { processCpuMs } from './process-cpu.ts';
 import { toolCall } from './scenarios.ts';
 import { productId } from './seed-catalog.ts';
 
@@ -148,12 +149,17 @@ export async function checkoutOnBaseline(
   databaseUrl: string,
   baselineUrl: string,
   fixture: CheckoutFixture,
-  options: { durationS: number; warmupS: number; run: (job: CheckoutJob) => Promise<LoadResult> },
+  options: { durationS: number; warmupS: number; run: (job: CheckoutJob) => Promise<LoadResult>; baselinePid?: number },
 ): Promise<{ result: LoadResult; audit: CheckoutAudit }> {
   const job = { kind: 'checkout' as const, url: baselineUrl, key: '', discountCode: fixture.discountCode, clients: 50 };
   await options.run({ ...job, slugs: plentifulSlugs(fixture), durationS: options.warmupS });
   const fresh = await restartCheckout(databaseUrl, fixture);
+  const cpuBefore = processCpuMs(options.baselinePid);
   const result = await options.run({ ...job, slugs: fresh.slugs, discountEvery: 4, durationS: options.durationS });
+  const cpuAfter = processCpuMs(options.baselinePid);
+  if (cpuBefore !== undefined && cpuAfter !== undefined && result.requests > 0) {
+    result.serverCpuMsPerRequest = Math.round(((cpuAfter - cpuBefore) / result.requests) * 1000) / 1000;
+  }
   if (!result.checkout) throw new Error('baseline checkout run returned no outcome');
   return { result, audit: await auditCheckout(databaseUrl, fresh, result.checkout) };
 }

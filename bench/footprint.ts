@@ -36,8 +36,13 @@ export async function coldStartMs(): Promise<number> {
   }
 }
 
+/** What tools/list weighs, and its largest parts, so a missed target says what it is made of. */
+export type ToolsListSize = { toolsListBytes: number; toolsListParts: { outputSchemas: number; inputSchemas: number; descriptions: number } };
+
+const bytesOf = (value: unknown) => (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value)));
+
 /** The bytes of tools/list as an agent holding every scope reads it (docs/behaviour.md#the-tool-list). */
-export async function toolsListBytes(url: string, masterKey: string): Promise<number> {
+export async function toolsListSize(url: string, masterKey: string): Promise<ToolsListSize> {
   const response = await send(url, {
     method: 'POST',
     path: '/api/mcp',
@@ -53,5 +58,9 @@ export async function toolsListBytes(url: string, masterKey: string): Promise<nu
     ? Reflect.get(Reflect.get(response.body, 'result') ?? {}, 'tools')
     : undefined;
   if (response.status !== 200 || !Array.isArray(tools)) throw new Error(`tools/list → ${response.status}`);
-  return Buffer.byteLength(JSON.stringify({ tools }));
+  const part = (name: string) => tools.reduce((sum: number, tool: unknown) => sum + bytesOf(typeof tool === 'object' && tool !== null ? Reflect.get(tool, name) : undefined), 0);
+  return {
+    toolsListBytes: Buffer.byteLength(JSON.stringify({ tools })),
+    toolsListParts: { outputSchemas: part('outputSchema'), inputSchemas: part('inputSchema'), descriptions: part('description') },
+  };
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { AdminPageTiming } from './admin-pages.ts';
 import type { CheckoutAudit } from './checkout.ts';
 import type { EmbeddedFootprint } from './embedded-footprint.ts';
+import type { ToolsListSize } from './footprint.ts';
 import { HISTOGRAM_BOUNDS_MS } from './latency.ts';
 import type { LoadResult } from './load-types.ts';
 
@@ -17,7 +18,15 @@ export type ScenarioResult = {
   notAvailable?: string;
 };
 
-export type Target = { name: string; target: string; measured: string; met: boolean | null; note?: string };
+export type Target = {
+  name: string;
+  target: string;
+  measured: string;
+  met: boolean | null;
+  note?: string;
+  /** What the ratio is made of, from the same run: each side's server CPU, or a size's parts. */
+  behind?: string;
+};
 
 export type BenchResult = {
   meta: Record<string, unknown>;
@@ -47,7 +56,7 @@ export type BenchResult = {
   embedded?: EmbeddedFootprint[];
   /** Each console page's server render time (bench/admin-pages.ts). */
   adminPages?: AdminPageTiming[];
-  footprint?: { idleRssMb?: number; loadedRssMb?: number; loadS?: number; coldStartMs?: number; toolsListBytes?: number };
+  footprint?: { idleRssMb?: number; loadedRssMb?: number; loadS?: number; coldStartMs?: number } & Partial<ToolsListSize>;
   targets: Target[];
   errors: string[];
 };
@@ -65,6 +74,13 @@ export function ordersRatio(numerator: LoadResult | undefined, denominator: Load
   const baseline = denominator?.checkout?.ordersPerSecond;
   if (orders === undefined || !baseline) return null;
   return round(orders / baseline);
+}
+
+/** Server CPU time per order placed, from a checkout run's per-request figure. */
+export function perOrder(run: LoadResult | undefined): number | undefined {
+  const orders = run?.checkout?.orders ?? 0;
+  if (run?.serverCpuMsPerRequest === undefined || orders === 0) return undefined;
+  return Math.round(((run.serverCpuMsPerRequest * run.requests) / orders) * 1000) / 1000;
 }
 
 const cell = (r: LoadResult | undefined) => (r
@@ -138,9 +154,9 @@ export function markdown(result: BenchResult): string {
   lines.push(...embeddedTable(result));
   lines.push(...adminPagesTable(result));
   lines.push('', ...histogramTable(result));
-  lines.push('', '| target | goal | measured | met |', '|---|---|---|---|');
+  lines.push('', '| target | goal | measured | met | behind it, in this run |', '|---|---|---|---|---|');
   for (const t of result.targets) {
-    lines.push(`| ${t.name} | ${t.target} | ${t.measured} | ${t.met === null ? 'not measured' : t.met ? 'yes' : 'no'}${t.note ? ` (${t.note})` : ''} |`);
+    lines.push(`| ${t.name} | ${t.target} | ${t.measured} | ${t.met === null ? 'not measured' : t.met ? 'yes' : 'no'}${t.note ? ` (${t.note})` : ''} | ${t.behind ?? ''} |`);
   }
   if (result.errors.length > 0) lines.push('', 'Errors:', ...result.errors.map((e) => `- ${e}`));
   return `${lines.join('\n')}\n`;

@@ -9,12 +9,12 @@ import { benchDatabaseUrl, prepareDatabase } from './database.ts';
 import { startLoadGenerator } from './load.ts';
 import type { CheckoutJob, HttpRequest, LoadResult, UcpCheckoutJob } from './load-types.ts';
 import { checkAgainstBaseline, checkMcp, send } from './preflight.ts';
-import { coldStartMs, residentMb, toolsListBytes } from './footprint.ts';
+import { coldStartMs, residentMb, toolsListSize } from './footprint.ts';
 import { embeddedFootprints } from './embedded-footprint.ts';
 import { machineBusyPercent } from './machine-load.ts';
 import { processCpuMs } from './process-cpu.ts';
 import { mergeRuns } from './latency.ts';
-import { markdown, ordersRatio, ratio, writeResult } from './report.ts';
+import { markdown, ordersRatio, perOrder, ratio, writeResult } from './report.ts';
 import type { BenchResult, ScenarioResult } from './report.ts';
 import { adminPageTimes } from './admin-pages.ts';
 import { targetsFor } from './targets.ts';
@@ -123,7 +123,7 @@ async function main(): Promise<number> {
     servers.push(fastify);
     const key = await createKey(butik);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    result.footprint = { idleRssMb: residentMb(butik.pid), toolsListBytes: await toolsListBytes(butik.url, butik.masterKey) };
+    result.footprint = { idleRssMb: residentMb(butik.pid), ...await toolsListSize(butik.url, butik.masterKey) };
     const loadStarted = performance.now();
 
     const search = (bodies: unknown[]) => bodies.map((body) => toolCall('products.search', body));
@@ -261,7 +261,7 @@ async function main(): Promise<number> {
           if (run.errors > 0) result.errors.push(`checkout: ${run.errors} transport errors`);
           result.errors.push(...audit.violations.map((v) => `checkout audit: ${v}`));
           log(`checkout: ${outcome.ordersPerSecond} orders/s, ${audit.violations.length} violations`);
-          const bare = await checkoutOnBaseline(url, baseline.url, fixture.value, { ...profile, run: (job) => load.run(job) });
+          const bare = await checkoutOnBaseline(url, baseline.url, fixture.value, { ...profile, run: (job) => load.run(job), baselinePid: baseline.pid });
           result.checkout.baseline = bare;
           const bareOutcome = bare.result.checkout;
           if (bareOutcome && bareOutcome.unexpected > 0) result.errors.push(`baseline checkout: ${bareOutcome.unexpected} unexpected failures, e.g. ${bareOutcome.unexpectedSamples.join(' | ')}`);
@@ -356,13 +356,6 @@ async function checkoutVariants(
   const noDiscount = await run(job);
   log(`checkout, one hot code: ${hotDiscount.checkout?.ordersPerSecond} orders/s; no code: ${noDiscount.checkout?.ordersPerSecond} orders/s`);
   return { hotDiscount, noDiscount };
-}
-
-/** Server CPU time per order placed, from a checkout run's per-request figure. */
-function perOrder(run: LoadResult): number | undefined {
-  const orders = run.checkout?.orders ?? 0;
-  if (run.serverCpuMsPerRequest === undefined || orders === 0) return undefined;
-  return Math.round(((run.serverCpuMsPerRequest * run.requests) / orders) * 1000) / 1000;
 }
 
 /**

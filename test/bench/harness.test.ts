@@ -66,26 +66,37 @@ describe('bench harness', () => {
     const slower = { ...result(30), latency: { ...result(30).latency, p99: 30 } };
     const bench = {
       meta: { products: 20_000, durationS: 4, connections: 10, cpus: 2, loadAverage: '0.1 0.1 0.1' },
-      scenarios: [{ name: 'products_get', label: 'products.get (anonymous)', butik: result(900), baseline: result(1500), fastify: result(1000) }],
+      scenarios: [{
+        name: 'products_get', label: 'products.get (anonymous)',
+        butik: { ...result(900), serverCpuMsPerRequest: 0.15 }, baseline: { ...result(1500), serverCpuMsPerRequest: 0.06 }, fastify: { ...result(1000), serverCpuMsPerRequest: 0.1 },
+      }],
       ratios: { getVsBaseline: 0.6, getVsFastify: 0.9, fastifyVsBaseline: 0.67 },
       halfRate: { rate: 30, butik: slower, baseline: { ...slower, latency: { ...slower.latency, p99: 24 } } },
       embedded: [{ store: 'demo shop', readyMs: 800, idleRssMb: 140, loadedRssMb: 260, loadS: 8, rps: { search_q: 400 } }],
+      footprint: { toolsListBytes: 81_500, toolsListParts: { outputSchemas: 24_576, inputSchemas: 29_900, descriptions: 13_000 } },
       targets: [], errors: [],
     };
     const targets = targetsFor(bench, profileFor({ quick: true }));
     expect(targets).toContainEqual(expect.objectContaining({ name: 'search p99 at half the max rate vs the baseline paced alike', measured: '1.25× (30 ms against 24 ms)', met: true }));
-    expect(targets).toContainEqual(expect.objectContaining({ name: 'products.get req/s vs bare Fastify', met: true }));
+    // What a ratio is made of comes from the same run: each side's CPU per request, or what a size is made of.
+    expect(targets).toContainEqual(expect.objectContaining({
+      name: 'products.get req/s vs bare Fastify', met: true, behind: 'server CPU per request: Butik 0.15 ms, Fastify 0.1 ms, node:http 0.06 ms (1.5×)',
+    }));
+    expect(targets).toContainEqual(expect.objectContaining({
+      name: 'MCP tools/list, all 48 tools', measured: '79.6 KB', met: false, behind: 'output schemas 24 KB, input schemas 29.2 KB, descriptions 12.7 KB',
+    }));
     expect(targets).toContainEqual(expect.objectContaining({ name: 'idle RSS (embedded, demo shop)', measured: '140 MB', met: true }));
     expect(targets).toContainEqual(expect.objectContaining({ name: 'RSS after 8 s of load (embedded, demo shop)', measured: '260 MB', met: false }));
     const text = markdown({ ...bench, targets });
     expect(text).toContain('| embedded, demo shop | 800 | 140 | 260 | 8 | search_q 400 |');
-    expect(text).toContain('| products.get (anonymous): bare Fastify as the baseline | 900 | 1 | 2 | 3 | – | 1000 | 1 | 2 | 3 | – | 0.9× |');
+    expect(text).toContain('| products.get (anonymous): bare Fastify as the baseline | 900 | 1 | 2 | 3 | 0.15 | 1000 | 1 | 2 | 3 | 0.1 | 0.9× |');
+    expect(text).toContain('| MCP tools/list, all 48 tools | ≤ 40 KB | 79.6 KB | no | output schemas 24 KB, input schemas 29.2 KB, descriptions 12.7 KB |');
   });
 
   it('judges checkout as orders per second against the baseline run by the same shoppers, and audits both for oversell', () => {
     const outcome = (orders: number) => ({ orders: orders * 10, ordersPerSecond: orders, discounted: 25, outOfStock: 0, discountRefused: 0, unexpected: 0, unexpectedSamples: [] });
-    const butik = { ...result(100), checkout: outcome(45) };
-    const baseline = { ...result(120), checkout: outcome(50) };
+    const butik = { ...result(100), serverCpuMsPerRequest: 2, checkout: outcome(45) };
+    const baseline = { ...result(120), serverCpuMsPerRequest: 1, checkout: outcome(50) };
     const clean = { ordersInDatabase: 450, discountUsageCount: 25, discountOrders: 25, soldOut: 5, violations: [] };
     expect(ordersRatio(butik, baseline)).toBe(0.9);
     const bench = {
@@ -95,7 +106,10 @@ describe('bench harness', () => {
       targets: [], errors: [],
     };
     const targets = targetsFor(bench, profileFor({ quick: true }));
-    expect(targets).toContainEqual(expect.objectContaining({ name: 'checkout orders/s vs the baseline, 50 clients', measured: '0.9× (45 orders/s against 50 orders/s)', met: true }));
+    expect(targets).toContainEqual(expect.objectContaining({
+      name: 'checkout orders/s vs the baseline, 50 clients', measured: '0.9× (45 orders/s against 50 orders/s)', met: true,
+      behind: 'server CPU per order: Butik 4.444 ms, baseline 2.4 ms (1.85×)',
+    }));
     expect(targets).toContainEqual(expect.objectContaining({ name: 'checkout oversell (Butik)', met: true }));
     expect(targets).toContainEqual(expect.objectContaining({ name: 'checkout oversell (baseline)', measured: '1 violations', met: false }));
     expect(markdown({ ...bench, targets })).toContain('Baseline (the same statements over plain pg, the same shoppers and fixture): 50 orders/s '
