@@ -121,12 +121,13 @@ export function createAuthenticator(options: {
       const hash = hashSecret(token);
       if (timingSafeEqual(Buffer.from(hash, 'hex'), masterHash)) return { ok: true, actor: { kind: 'master' } };
       const { audience } = presentation;
-      if (!KEY_PATTERN.test(token) && audience !== undefined) {
+      const keyShaped = KEY_PATTERN.test(token);
+      if (!keyShaped && audience !== undefined) {
         const viaOAuth = await options.verifyOAuthToken?.(token, audience);
         if (viaOAuth) return viaOAuth;
       }
       // A token of the wrong shape cannot be a key: answer without touching the database.
-      if (!KEY_PATTERN.test(token)) return { ok: false, detail: 'The API key is malformed.' };
+      if (!keyShaped) return { ok: false, detail: 'The API key is malformed.' };
       const now = options.clock();
       const found = await lookup(hash, now.getTime());
       if (!found) return { ok: false, detail: 'The API key is not known.' };
