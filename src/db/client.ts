@@ -1,8 +1,11 @@
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import type * as schema from './schema.ts';
 
-/** The one database type app code sees, whichever driver is underneath. */
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/**
+ * The one database type app code sees, whichever driver is underneath. Without the schema: nothing uses Drizzle's
+ * relational `db.query` API, and a database handed the schema builds one query builder per table for every
+ * transaction it opens.
+ */
+export type Db = PgDatabase<PgQueryResultHKT>;
 /** A transaction handle has the same query surface as the database. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** Where a query may run: the database itself or an open transaction. */

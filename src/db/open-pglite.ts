@@ -11,7 +11,6 @@ import { chooseEngineCompiler, DEFAULT_EMBEDDED_MEMORY_BYTES, embeddedStartParam
 import { createPrivateDir, restrictToOwner } from './data-dir-mode.ts';
 import { migrationsFolder } from './migrations-folder.ts';
 import { attachReadCache } from './read-cache.ts';
-import * as schema from './schema.ts';
 
 /** Set by bin/butik.js, which starts compiling the engine before the rest of Butik loads (bin/embedded-engine.js). */
 const EARLY_ENGINE = Symbol.for('butik.embedded-engine');
@@ -51,7 +50,7 @@ export async function openPglite(dataDir: string | undefined, memoryBytes = DEFA
   }
   // A first start has just written the cluster's files 0666; they become the owner's before anything is served.
   if (dataDir) restrictToOwner(dataDir);
-  const typed = drizzle(client, { schema });
+  const typed = drizzle(client);
   const db = typed as unknown as Db;
   const cache = attachReadCache(db);
   let feed: ChangeFeed | undefined;

@@ -7,7 +7,6 @@ import type { Database, DatabaseOptions, Db } from './client.ts';
 import { migrationsFolder } from './migrations-folder.ts';
 import { describeConnectFailure } from './open-error.ts';
 import { attachReadCache } from './read-cache.ts';
-import * as schema from './schema.ts';
 
 /** Any constant works; it only has to be the same for every Butik instance. */
 const MIGRATION_LOCK = 0x627574696b;
@@ -35,7 +34,7 @@ export async function openPostgres(url: string, options: DatabaseOptions): Promi
   // the request answers 503; the broken client is not queryable, so the pool drops it on release.
   pool.on('error', () => {});
   pool.on('connect', (client) => { client.on('error', () => {}); });
-  const typed = drizzle(pool, { schema });
+  const typed = drizzle(pool);
   const db = typed as unknown as Db;
   const cache = attachReadCache(db);
   let feed: ChangeFeed | undefined;
@@ -63,7 +62,7 @@ export async function openPostgres(url: string, options: DatabaseOptions): Promi
       try {
         await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
         // On the connection that holds the lock, so the lock covers every statement.
-        await migrate(drizzle(lock, { schema }), { migrationsFolder, migrationsSchema });
+        await migrate(drizzle(lock), { migrationsFolder, migrationsSchema });
       } finally {
         await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
         await lock.end().catch(() => {});

@@ -15,7 +15,27 @@ export async function findProduct(db: Queryable, slug: string, options: { lock?:
   return row;
 }
 
-/** Every cart line starts here (cart.create, cart.set_item), so it is a prepared statement. */
+/** A visible product as a cart line needs it: its id, slug, name and current price. */
+export type LineProduct = Pick<ProductRow, 'id' | 'slug' | 'name' | 'priceDkk'>;
+
+/**
+ * findProduct for a cart line (cart.create, cart.set_item): the same visible product and the same not_found, without
+ * the rest of the record (description, images, answer-engine content), which a line never shows and each call
+ * would otherwise fetch, parse and map.
+ */
+export async function findLineProduct(db: Queryable, slug: string): Promise<LineProduct> {
+  const [row] = await visibleLineProduct(db).execute({ slug });
+  if (!row) throw await productNotFound(db, slug);
+  return row;
+}
+
+/** Every cart line starts here, so it is a prepared statement. */
+const visibleLineProduct = preparedStatement((db) => db
+  .select({ id: products.id, slug: products.slug, name: products.name, priceDkk: products.priceDkk }).from(products)
+  .where(and(eq(products.slug, sql.placeholder('slug')), isNull(products.deletedAt)))
+  .prepare('shop_visible_line_product_by_slug'));
+
+/** findProduct's statements: the whole visible record, plain or locked for a product write. */
 const visibleProductQuery = (db: Queryable) => db.select(PRODUCT_COLUMNS).from(products)
   .where(and(eq(products.slug, sql.placeholder('slug')), isNull(products.deletedAt)));
 const visibleProduct = preparedStatement((db) => visibleProductQuery(db).prepare('shop_visible_product_by_slug'));

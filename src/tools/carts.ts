@@ -10,7 +10,7 @@ import {
   cartSnapshot, findCart, findProductForCart, lockOpenCart, priceCart, renderCart, setCartLine, snapshotOf,
 } from '../commerce/carts.ts';
 import { checkoutCart } from '../commerce/checkout.ts';
-import { findProduct, productNotFound } from '../shop/catalog.ts';
+import { findLineProduct, productNotFound } from '../shop/catalog.ts';
 import type { ToolContext } from '../context.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
@@ -57,7 +57,7 @@ export const createCart = defineTool({
   async handler({ items, discountCode }, ctx) {
     const lines = [];
     for (const item of items) {
-      const product = await findProduct(ctx.db, item.slug);
+      const product = await findLineProduct(ctx.db, item.slug);
       lines.push({ productId: product.id, slug: product.slug, productName: product.name, unitPriceDkk: product.priceDkk, quantity: item.quantity });
     }
     const discount = discountCode === undefined ? undefined : await usableDiscount(ctx.db, discountCode, ctx.clock());
@@ -98,7 +98,7 @@ export const setCartItem = defineTool({
   async handler({ cartId, slug, quantity }, ctx) {
     await lockOpenCart(ctx.db, cartId);
     // A line of a product withdrawn since it was added can still be removed; new units need a visible product.
-    const product = quantity === 0 ? await findProductForCart(ctx.db, slug) : await findProduct(ctx.db, slug);
+    const product = quantity === 0 ? await findProductForCart(ctx.db, slug) : await findLineProduct(ctx.db, slug);
     if (!product) throw await productNotFound(ctx.db, slug);
     const before = await cartSnapshot(ctx.db, cartId);
     await setCartLine(ctx.db, { cartId, productId: product.id, quantity });
