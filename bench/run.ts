@@ -21,7 +21,7 @@ import { targetsFor } from './targets.ts';
 import {
   mcpCall, ordersListBodies, plainPaging, productSlugs, searchWithFilters, searchWithQ, ucpSearchCall, ucpSearchWithQ, toolCall,
 } from './scenarios.ts';
-import { catalogMatches, seedCatalog } from './seed-catalog.ts';
+import { catalogMatches, forgetEarlierRuns, seedCatalog } from './seed-catalog.ts';
 import { startBaseline, startButik } from './servers.ts';
 import type { ButikServer, RunningServer } from './servers.ts';
 import { profileFor } from './profiles.ts';
@@ -96,8 +96,12 @@ async function main(): Promise<number> {
   const url = benchDatabaseUrl(profile.database);
   await prepareDatabase(url);
   const seed = { products: profile.products, orders: profile.orders };
-  if (await catalogMatches(url, catalog, seed)) log(`reusing ${profile.database}: ${profile.products} products, ≥ ${profile.orders} orders`);
-  else await seedCatalog(url, catalog, seed);
+  if (await catalogMatches(url, catalog, seed)) {
+    log(`reusing ${profile.database}: ${profile.products} products, ≥ ${profile.orders} orders`);
+    await forgetEarlierRuns(url);
+  } else {
+    await seedCatalog(url, catalog, seed);
+  }
 
   // Another process's work would weigh on every figure; the report says so rather than compare quietly.
   const busyPercent = await machineBusyPercent();
