@@ -7,7 +7,7 @@ import { embeddedClusterExists } from './db/embedded-cluster.ts';
  * several hundred MB on the way and never shrinks: a server that created its own data directory stayed at about
  * 610 MB for its whole life, against 135 MB when it opened one that already existed. So `serve`, finding no
  * cluster, has `butik migrate` create and migrate it in a process of its own that exits, then opens it itself.
- * Costs the first start one more Node process (about 0.3 s); every later start is untouched.
+ * Costs the first start one more Node process (about 0.4 s); every later start is untouched.
  */
 export async function createEmbeddedClusterApart(config: Config): Promise<void> {
   const launcher = process.argv[1];
