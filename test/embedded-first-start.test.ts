@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runButik, spawnButik } from './helpers/butik-process.ts';
+import { runButik } from './helpers/butik-process.ts';
+import { startInstance } from './helpers/instances.ts';
 
 /** The most memory the process has held resident so far (Linux's VmHWM). */
 function peakResidentBytes(pid: number): number {
@@ -18,30 +19,20 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL) || !existsSync('/proc/sel
 
   /** `butik serve` on the demo shop until it has answered a search: the most memory it held by then; then SIGTERM. */
   async function peakWhenServing(dataDir: string): Promise<number> {
-    const child = spawnButik(['serve'], { BUTIK_DATA_DIR: dataDir, BUTIK_SEED: 'demo', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
-    let stderr = '';
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const instance = await startInstance('butik', { PATH: process.env.PATH ?? '', BUTIK_DATA_DIR: dataDir, BUTIK_SEED: 'demo', PORT: '0', HOST: '127.0.0.1' });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stderr.on('data', (chunk: Buffer) => {
-          stderr += chunk.toString();
-          const ready = /Butik ready at (\S+)/.exec(stderr);
-          if (ready?.[1]) resolve(ready[1]);
-        });
-        child.on('exit', (code) => reject(new Error(`exited early (${code}): ${stderr}`)));
-      });
-      const search = await fetch(`${url}/api/v1/tools/products.search`, {
+      const search = await fetch(`${instance.url}/api/v1/tools/products.search`, {
         method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"q":"wayfarer"}',
       });
       expect((await search.json() as { result: unknown[] }).result.length).toBeGreaterThan(0);
-      const peak = peakResidentBytes(child.pid ?? 0);
+      const peak = peakResidentBytes(instance.child.pid ?? 0);
       // Nothing of the helper process is left on the server's output.
-      expect(stderr).not.toContain('migrations applied');
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(instance.output.join('\n')).not.toContain('migrations applied');
+      instance.child.kill('SIGTERM');
+      expect(await instance.exited).toBe(0);
       return peak;
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (instance.child.exitCode === null) instance.child.kill('SIGKILL');
     }
   }
 
