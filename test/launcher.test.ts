@@ -68,10 +68,12 @@ describe('bin/butik.js', () => {
     const young = (command: string, nodeOptions = '') => execFileSync(process.execPath, [join(dir, 'bin', 'butik.js'), command], {
       encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: nodeOptions },
     }).trim();
-    // Started at its smallest (1 or 2 MB, as the start's few scavenges happen to leave it), then grown as V8 grows it.
+    // Started at its smallest, then grown as V8 grows it. Node 20 leaves it at 1 or 2 MB, as the start's few
+    // scavenges happen; Node 24's V8 now and then sizes it a few pages larger all the same (2.25–6.75 MB seen in
+    // about one start in ten), still far below the 32 MB the same start reaches without the lean start (below).
     const [command, started, grown] = young('serve').split(' ');
     expect(command).toBe('serve');
-    expect(Number(started)).toBeLessThanOrEqual(2);
+    expect(Number(started)).toBeLessThanOrEqual(8);
     // V8's own size for this allocation: 32 MB on Node 20, 32 or 64 MB on Node 24, whose limit is higher.
     expect(Number(grown)).toBeGreaterThanOrEqual(32);
     // Other commands, and an operator who sized the young generation, get V8's own growth.
