@@ -4,7 +4,7 @@ import type { ReadCache } from './read-cache.ts';
 /** The channel the settings and feature_flags triggers notify on (see the shop_config_notify migration). */
 export const CHANNEL = 'butik_shop_config';
 
-/** Stops a change feed; the cache goes dead with it. */
+/** Stops a change feed; the cache is distrusted with it. */
 export type ChangeFeed = { stop(): Promise<void> };
 
 /**
@@ -13,10 +13,10 @@ export type ChangeFeed = { stop(): Promise<void> };
  */
 export async function listenOnPglite(client: PGlite, cache: ReadCache): Promise<ChangeFeed> {
   const unlisten = await client.listen(CHANNEL, () => cache.invalidate());
-  cache.setLive(true);
+  cache.trustUntil(Number.POSITIVE_INFINITY);
   return {
     async stop() {
-      cache.setLive(false);
+      cache.distrust();
       await unlisten();
     },
   };

@@ -2,10 +2,10 @@ import type { Db, Queryable } from './client.ts';
 
 /**
  * Rows that every request reads and almost none writes (the shop settings, the feature flags) kept in memory per
- * database, never stale:
- * - the cache is live only while a change feed listens (PostgreSQL LISTEN on a connection of its own; PGlite's
- *   listen), fed by a trigger on those tables that catches every writer, psql included. While the feed is down
- *   every read goes to the database.
+ * database, never older than the last change this instance could know of:
+ * - the cache is trusted only while a change feed vouches for it (PostgreSQL LISTEN on a connection of its own,
+ *   renewed by a heartbeat; PGlite's listen, for good), fed by a trigger on those tables that catches every
+ *   writer, psql included. While nothing vouches for it every read goes to the database.
  * - a transaction that writes those rows (it says so with `markConfigWritten`) reads past the cache from then on,
  *   so it sees its own write, and drops the cache when it ends: not before the commit, or another request could
  *   refill it with the old value in between.
@@ -13,14 +13,15 @@ import type { Db, Queryable } from './client.ts';
  */
 export class ReadCache {
   #generation = 0;
-  #live = false;
+  #trustedUntil = 0;
 
   get generation(): number {
     return this.#generation;
   }
 
+  /** Whether the feed vouches for the cache at this moment (`performance.now()` time). */
   get live(): boolean {
-    return this.#live;
+    return performance.now() < this.#trustedUntil;
   }
 
   /** Forgets every value; reads already under way do not store theirs. */
@@ -28,9 +29,18 @@ export class ReadCache {
     this.#generation += 1;
   }
 
-  /** Live while the change feed listens; switching either way forgets every value. */
-  setLive(live: boolean): void {
-    this.#live = live;
+  /**
+   * The feed vouches for every change up to now, and for the cache until `deadline` (`performance.now()` time).
+   * A cache nobody vouched for a moment ago forgets what it held: a change may have gone unheard meanwhile.
+   */
+  trustUntil(deadline: number): void {
+    if (!this.live) this.invalidate();
+    this.#trustedUntil = deadline;
+  }
+
+  /** The feed is gone: every read goes to the database until it vouches again. */
+  distrust(): void {
+    this.#trustedUntil = 0;
     this.invalidate();
   }
 }

@@ -7,19 +7,25 @@ export type TcpRelay = {
   freeze(): void;
   /** Forwards again, including what was held back while frozen. */
   thaw(): void;
+  /** Stops forwarding on the connections open now, for good, and forwards new ones: a firewall that forgot them. */
+  forgetOpen(): void;
   close(): Promise<void>;
 };
 
 /**
- * A TCP relay to a server (Redis) that a test can cut and restore on the same port, to make the server
+ * A TCP relay to a server (Redis, PostgreSQL) that a test can cut and restore on the same port, to make the server
  * "die" and "come back" without touching the shared one.
  */
 export async function startTcpRelay(target: { host: string; port: number }, listenPort = 0): Promise<TcpRelay> {
   const sockets = new Set<Socket>();
   let frozen = false;
+  const forgotten = new Set<Socket>();
   const track = (socket: Socket) => {
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    socket.on('close', () => {
+      sockets.delete(socket);
+      forgotten.delete(socket);
+    });
     socket.on('error', () => socket.destroy());
   };
   const server = createServer((client) => {
@@ -49,7 +55,13 @@ export async function startTcpRelay(target: { host: string; port: number }, list
     },
     thaw() {
       frozen = false;
-      for (const socket of sockets) socket.resume();
+      for (const socket of sockets) if (!forgotten.has(socket)) socket.resume();
+    },
+    forgetOpen() {
+      for (const socket of sockets) {
+        socket.pause();
+        forgotten.add(socket);
+      }
     },
     close: () => (closed ??= new Promise<void>((resolve) => {
       for (const socket of sockets) socket.destroy();
