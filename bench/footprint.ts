@@ -1,8 +1,16 @@
+import { execFile } from 'node:child_process';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { embeddedClusterDir } from '../src/db/embedded-cluster.ts';
+import { DEFAULT_EMBEDDED_MEMORY_BYTES, embeddedStartParams } from '../src/db/embedded-settings.ts';
+import { PGlite } from '@electric-sql/pglite';
 import { send } from './preflight.ts';
 import { startButik } from './servers.ts';
+
+const run = promisify(execFile);
 
 /** Resident memory of a process in MB (VmRSS), undefined where /proc is missing. */
 export function residentMb(pid: number | undefined): number | undefined {
@@ -15,22 +23,47 @@ export function residentMb(pid: number | undefined): number | undefined {
   }
 }
 
+/** A cold start, and beside it what the same machine needs for the parts Butik does not control. */
+export type ColdStart = {
+  /** Spawn to the first ready /readyz of `butik serve` over existing embedded data. */
+  coldStartMs: number;
+  /** Spawn to exit of `node -e 0`. */
+  nodeAloneMs: number;
+  /** Process start to one answered statement of PGlite alone, opening the same data with Butik's settings. */
+  bareEngineMs: number;
+};
+
+const best = (times: number[]) => Math.min(...times);
+
 /**
  * Cold start with existing data: the embedded database is created and migrated by a first start,
  * then a second process is timed from spawn to its first ready /readyz. The best of three, since the first
- * of them also pays for the operating system's file cache.
+ * of them also pays for the operating system's file cache. Node alone and the engine alone are timed the same
+ * way, so a start over its target says which part of it this machine spends where.
  */
-export async function coldStartMs(): Promise<number> {
+export async function coldStart(): Promise<ColdStart> {
   const dataDir = mkdtempSync(join(tmpdir(), 'butik-cold-'));
   try {
     await (await startButik(undefined, { dataDir })).close();
     const times: number[] = [];
-    for (let run = 0; run < 3; run += 1) {
+    for (let round = 0; round < 3; round += 1) {
       const server = await startButik(undefined, { dataDir });
       times.push(server.readyMs);
       await server.close();
     }
-    return Math.min(...times);
+    const node: number[] = [];
+    const engine: number[] = [];
+    const startParams = JSON.stringify(embeddedStartParams(PGlite.defaultStartParams, DEFAULT_EMBEDDED_MEMORY_BYTES));
+    const bareEngine = fileURLToPath(new URL('./bare-engine.mjs', import.meta.url));
+    for (let round = 0; round < 3; round += 1) {
+      const spawned = performance.now();
+      await run(process.execPath, ['-e', '0']);
+      node.push(performance.now() - spawned);
+      // Butik's default budget runs the engine on V8's baseline compiler alone (src/db/embedded-settings.ts).
+      const { stdout } = await run(process.execPath, ['--liftoff-only', bareEngine, embeddedClusterDir(dataDir), startParams]);
+      engine.push(Number(JSON.parse(stdout).readyMs));
+    }
+    return { coldStartMs: best(times), nodeAloneMs: Math.round(best(node)), bareEngineMs: Math.round(best(engine)) };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

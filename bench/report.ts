@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { AdminPageTiming } from './admin-pages.ts';
 import type { CheckoutAudit } from './checkout.ts';
 import type { EmbeddedFootprint } from './embedded-footprint.ts';
-import type { ToolsListSize } from './footprint.ts';
+import type { ColdStart, ToolsListSize } from './footprint.ts';
 import { HISTOGRAM_BOUNDS_MS } from './latency.ts';
 import type { LoadResult } from './load-types.ts';
 
@@ -56,7 +56,7 @@ export type BenchResult = {
   embedded?: EmbeddedFootprint[];
   /** Each console page's server render time (bench/admin-pages.ts). */
   adminPages?: AdminPageTiming[];
-  footprint?: { idleRssMb?: number; loadedRssMb?: number; loadS?: number; coldStartMs?: number } & Partial<ToolsListSize>;
+  footprint?: { idleRssMb?: number; loadedRssMb?: number; loadS?: number } & Partial<ColdStart> & Partial<ToolsListSize>;
   targets: Target[];
   errors: string[];
 };

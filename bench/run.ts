@@ -9,7 +9,7 @@ import { benchDatabaseUrl, prepareDatabase } from './database.ts';
 import { startLoadGenerator } from './load.ts';
 import type { CheckoutJob, HttpRequest, LoadResult, UcpCheckoutJob } from './load-types.ts';
 import { checkAgainstBaseline, checkMcp, send } from './preflight.ts';
-import { coldStartMs, residentMb, toolsListSize } from './footprint.ts';
+import { coldStart, residentMb, toolsListSize } from './footprint.ts';
 import { embeddedFootprints } from './embedded-footprint.ts';
 import { machineBusyPercent } from './machine-load.ts';
 import { processCpuMs } from './process-cpu.ts';
@@ -328,7 +328,7 @@ async function main(): Promise<number> {
     await Promise.all(servers.map((server) => server.close()));
   }
   try {
-    result.footprint = { ...result.footprint, coldStartMs: await coldStartMs() };
+    result.footprint = { ...result.footprint, ...await coldStart() };
   } catch (error) {
     result.errors.push(`cold start: ${error instanceof Error ? error.message : String(error)}`);
   }
