@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import Provider, { errors } from 'oidc-provider';
 import type { Configuration } from 'oidc-provider';
 import type { Db } from '../db/client.ts';
@@ -43,7 +44,9 @@ export async function createProvider(options: { db: Db; baseUrl: string; trustPr
       devInteractions: { enabled: false },
       // No registration access token: clients cannot read or change their registration later (RFC 7592 is
       // off), so it would be one more stored secret with no use.
-      registration: { enabled: true, issueRegistrationAccessToken: false },
+      // oidc-provider's own client ids may begin with '-', which `butik oauth revoke CLIENT_ID` would read as an
+      // option; a UUID never does.
+      registration: { enabled: true, issueRegistrationAccessToken: false, idFactory: () => randomUUID() },
       // MCP clients never sign the owner out; without it, there is no logout page to frame or to forge.
       rpInitiatedLogout: { enabled: false },
       revocation: { enabled: true },

@@ -79,6 +79,11 @@ describe('dynamic client registration', () => {
     }
   });
 
+  it('gives every client an id no command line reads as an option', async () => {
+    const ids = await Promise.all(Array.from({ length: 3 }, async () => ((await (await register(base)).json()) as { client_id: string }).client_id));
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  });
+
   it('counts every /oauth/ request under the anonymous policy of the client address', async () => {
     const from = { ip: '203.0.113.10' };
     const statuses: number[] = [];
