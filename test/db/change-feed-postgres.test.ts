@@ -4,7 +4,7 @@ import { CHANNEL } from '../../src/db/change-feed.ts';
 import type { ChangeFeed } from '../../src/db/change-feed.ts';
 import { listenOnPostgres } from '../../src/db/change-feed-postgres.ts';
 import { ReadCache } from '../../src/db/read-cache.ts';
-import { startTcpRelay } from '../helpers/tcp-relay.ts';
+import { relayPostgres } from '../helpers/tcp-relay.ts';
 import type { TcpRelay } from '../helpers/tcp-relay.ts';
 
 /**
@@ -44,13 +44,10 @@ async function feedBackends(): Promise<number[]> {
 
 async function feedThroughRelay(overrides: Partial<typeof timing> = {}): Promise<ReadCache> {
   if (!url) throw new Error('TEST_DATABASE_URL is unset');
-  const target = new URL(url);
-  relay = await startTcpRelay({ host: target.hostname, port: Number(target.port || 5432) });
-  const relayed = new URL(url);
-  relayed.hostname = '127.0.0.1';
-  relayed.port = String(relay.port);
+  const relayed = await relayPostgres(url);
+  relay = relayed.relay;
   const cache = new ReadCache();
-  feed = listenOnPostgres(relayed.toString(), cache, 'butik feed test', { ...timing, ...overrides });
+  feed = listenOnPostgres(relayed.url, cache, 'butik feed test', { ...timing, ...overrides });
   await expect.poll(() => cache.live).toBe(true);
   return cache;
 }

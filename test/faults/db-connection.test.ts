@@ -7,7 +7,7 @@ import type { CallResult, TestApp, TestAppOptions } from '../helpers/app.ts';
 import { checkoutBody, createCart } from '../helpers/commerce.ts';
 import { createProduct, master } from '../helpers/fixtures.ts';
 import { expectProblem, send } from '../helpers/http.ts';
-import { startTcpRelay } from '../helpers/tcp-relay.ts';
+import { relayPostgres } from '../helpers/tcp-relay.ts';
 import type { TcpRelay } from '../helpers/tcp-relay.ts';
 
 /**
@@ -121,11 +121,9 @@ describe.skipIf(!url)('when PostgreSQL drops or refuses connections (TEST_DATABA
   });
 
   it('answers 503 and a prompt /readyz 503 while the database hangs, and recovers when it answers again', async () => {
-    const target = new URL(url ?? '');
-    relay = await startTcpRelay({ host: target.hostname, port: Number(target.port || 5432) });
-    const via = new URL(target);
-    via.port = String(relay.port);
-    const { t } = await appNamed({ db: { via: via.toString(), statementTimeoutMs: 300, acquireTimeoutMs: 300 } });
+    const relayed = await relayPostgres(url ?? '');
+    relay = relayed.relay;
+    const { t } = await appNamed({ db: { via: relayed.url, statementTimeoutMs: 300, acquireTimeoutMs: 300 } });
     const product = await createProduct(t);
 
     relay.freeze();
@@ -139,11 +137,9 @@ describe.skipIf(!url)('when PostgreSQL drops or refuses connections (TEST_DATABA
   });
 
   it('answers 503 while the database refuses connections', async () => {
-    const target = new URL(url ?? '');
-    relay = await startTcpRelay({ host: target.hostname, port: Number(target.port || 5432) });
-    const via = new URL(target);
-    via.port = String(relay.port);
-    const { t } = await appNamed({ db: { via: via.toString(), acquireTimeoutMs: 1_000 } });
+    const relayed = await relayPostgres(url ?? '');
+    relay = relayed.relay;
+    const { t } = await appNamed({ db: { via: relayed.url, acquireTimeoutMs: 1_000 } });
     const product = await createProduct(t);
 
     await relay.close();

@@ -69,3 +69,13 @@ export async function startTcpRelay(target: { host: string; port: number }, list
     })),
   };
 }
+
+/** A relay to the PostgreSQL server `url` names, and the same url through the relay. */
+export async function relayPostgres(url: string): Promise<{ relay: TcpRelay; url: string }> {
+  const target = new URL(url);
+  const relay = await startTcpRelay({ host: target.hostname, port: Number(target.port || 5432) });
+  const via = new URL(target);
+  via.hostname = '127.0.0.1';
+  via.port = String(relay.port);
+  return { relay, url: via.toString() };
+}
