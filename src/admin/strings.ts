@@ -32,7 +32,8 @@ export const t = {
     who: 'Who', what: 'What', when: 'When', channel: 'Channel', changes: 'Changes', field: 'Field', before: 'Before', after: 'After',
     revert: 'Revert', reverted: 'Reverted', revertOf: 'Reverts', confirmTitle: 'Revert this change?',
     confirmLead: 'These fields go back to what they were before the change:', confirmButton: 'Revert the change',
-    revertDone: 'The change was reverted.', created: 'Created',
+    revertDone: 'The change was reverted.', created: 'Created', back: 'Back to Activity',
+    revertNeedsRights: 'Ask someone whose role may make this change to revert it, or make the change you want yourself where your role allows it.',
     allFields: (count: number) => `All ${count} fields`,
   },
   overview: {
