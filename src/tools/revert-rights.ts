@@ -65,13 +65,13 @@ function mayNotRevert(actor: Actor, entry: RevertCandidate): ToolError | undefin
       + 'so only the shop owner can revert it (signed in to the console as owner, or with the master key).', { scope: 'master' });
   }
   if (hasScope(actor, scope)) return undefined;
-  const needs = `Entry ${entry.id} was made by ${entry.tool}, which needs scope ${scope}`;
   if (actor.kind === 'staff') {
-    return new ToolError('insufficient_scope', `${needs}, and the ${actor.role} role does not have it: `
-      + `only ${roleArticle(lowestRoleWith(scope))} can revert it.`, { scope });
+    // Said to a person on the Activity page, beside the change itself: no entry id.
+    return new ToolError('insufficient_scope', `This change was made with ${entry.tool}, which needs scope ${scope}; `
+      + `the ${actor.role} role does not have it, so only ${roleArticle(lowestRoleWith(scope))} can revert it.`, { scope });
   }
-  return new ToolError('insufficient_scope', `${needs}, which this key does not hold; reverting a change needs the `
-    + 'rights to make it.', { scope });
+  return new ToolError('insufficient_scope', `Entry ${entry.id} was made by ${entry.tool}, which needs scope ${scope}, `
+    + 'which this key does not hold; reverting a change needs the rights to make it.', { scope });
 }
 
 function isOwner(actor: Actor): boolean {

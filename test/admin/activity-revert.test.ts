@@ -40,7 +40,7 @@ describe('reverting from Activity needs the rights of the change', () => {
     expect(entryArticle(activity, productEntry)).toContain(`href="/admin/activity/${productEntry}/revert"`);
     const currency = entryArticle(activity, currencyEntry);
     expect(currency).not.toContain('/revert"');
-    expect(currency).toContain('which needs scope settings:write, and the manager role does not have it: only an owner can revert it.');
+    expect(currency).toContain('This change was made with settings.update, which needs scope settings:write; the manager role does not have it, so only an owner can revert it.');
 
     const confirm = await page(t.app, manager, `/admin/activity/${currencyEntry}/revert`);
     expect(confirm.response.statusCode).toBe(403);
