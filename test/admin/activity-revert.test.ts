@@ -1,4 +1,8 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseImportArgs, runImport } from '../../src/import/command.ts';
 import { seedDemoStore } from '../../src/seed/demo.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
@@ -67,5 +71,17 @@ describe('reverting from Activity needs the rights of the change', () => {
     expect(article).not.toContain('/revert"');
     expect(article).toContain('Reverting a change needs scope audit:revert, and the viewer role does not have it.');
     await t.call('features.set', { key: 'checkout', enabled: true }, master);
+  });
+
+  it('leaves an import\'s changes to an owner', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'butik-activity-import-'));
+    writeFileSync(join(dir, 'products.csv'), 'id,title,price\nactivity_import,Imported here,100\n');
+    expect((await runImport(t.database.db, parseImportArgs([dir]), new Date())).exitCode).toBe(0);
+    const entry = await latestEntryId('import', (await t.call('products.get', { slug: 'activity-import' })).body.result.id);
+    const byManager = entryArticle((await page(t.app, manager, '/admin/activity?tool=import')).response.body, entry);
+    expect(byManager).not.toContain('/revert"');
+    expect(byManager).toContain('which only the shop owner runs, so only the shop owner can revert it');
+    const byOwner = entryArticle((await page(t.app, owner, '/admin/activity?tool=import')).response.body, entry);
+    expect(byOwner).toContain(`href="/admin/activity/${entry}/revert"`);
   });
 });
