@@ -79,5 +79,5 @@ export const adminRoutes: FastifyPluginAsync<{ deps: AppDeps; masterKey: string 
   appsPages(app, deps);
   settingsPages(app, deps);
   // Its own scope: only the upload route parses multipart bodies.
-  await app.register(async (scope) => importPages(scope, deps));
+  await app.register(async (scope) => importPages(scope, deps, masterKey));
 };

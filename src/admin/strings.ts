@@ -32,7 +32,8 @@ export const t = {
     who: 'Who', what: 'What', when: 'When', channel: 'Channel', changes: 'Changes', field: 'Field', before: 'Before', after: 'After',
     revert: 'Revert', reverted: 'Reverted', revertOf: 'Reverts', confirmTitle: 'Revert this change?',
     confirmLead: 'These fields go back to what they were before the change:', confirmButton: 'Revert the change',
-    revertDone: 'The change was reverted.', created: 'Created',
+    revertDone: 'The change was reverted.', created: 'Created', back: 'Back to Activity',
+    revertNeedsRights: 'Ask someone whose role may make this change to revert it, or make the change you want yourself where your role allows it.',
     allFields: (count: number) => `All ${count} fields`,
   },
   overview: {
@@ -118,6 +119,9 @@ export const t = {
     applyLead: 'Apply writes exactly these files. Product, category, discount and currency changes are audited and can be reverted one by one from Activity; shipping rates, promotions, customers and addresses cannot.',
     tooLarge: 'The upload is too large.', tooLargeResolution: 'Upload at most 10 MB in one go, or run butik import on the server.',
     noFiles: 'Choose at least one CSV file.', audited: 'See it in Activity',
+    cut: 'A part of the upload was longer than the import takes, so it was refused rather than read cut short. Nothing was written.',
+    unchecked: 'Apply writes only the files a dry run checked, exactly as it checked them, and these are not the files the dry run checked (or the check was someone else\'s). Nothing was written.',
+    uncheckedResolution: 'Upload the files again, run the check (dry run), and apply from its report.',
   },
   apps: {
     title: 'Connected apps', lead: 'Applications that connected with OAuth (for example an AI assistant) and what you allowed each of them.',

@@ -44,6 +44,7 @@ th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #dcdcde;vertical-a
 .entry{background:#fff;border:1px solid #c3c4c7;border-radius:4px;padding:12px;margin-bottom:12px}
 .entry h2{margin-top:0}
 .entry .meta{margin:0 0 8px;color:#50575e}
+.entry .why-not{margin:8px 0 0;color:#50575e}
 .summary{margin:0 0 4px}
 details summary{cursor:pointer;color:#0a4b78;font-weight:600}
 .pager{display:flex;gap:16px;margin:12px 0}

@@ -30,9 +30,9 @@ export const importCommands = [
       category: Slug.optional(),
       dryRun: z.boolean(),
     }),
-    run: (db, input, { now, actor, channel }) => importChecked(
+    run: async (db, input, { now, actor, channel }) => importChecked(
       db,
-      readImportSources(input.files.map((file) => ({ path: file.name, content: () => file.text }))),
+      await readImportSources(input.files.map((file) => ({ path: file.name, content: () => file.text }))),
       {
         dryRun: input.dryRun, now, by: { actor, channel },
         ...(input.currency === undefined ? {} : { currency: input.currency }),

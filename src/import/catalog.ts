@@ -6,6 +6,7 @@ import { Slug } from '../schema/common.ts';
 import { PRODUCT_COLUMNS } from '../shop/product-read.ts';
 import { readSettings, writeSetting } from '../shop/settings.ts';
 import type { ImportRows } from './files.ts';
+import { batches } from './pace.ts';
 import { changedValues } from './run.ts';
 import type { ImportRun } from './run.ts';
 
@@ -56,6 +57,7 @@ export async function importProducts(run: ImportRun, rows: ImportRows, defaultCa
   const inventory = rows['inventory.csv'];
   const known = await knownSkus(run, inventory.map(({ row }) => row.product_id).filter((sku) => !firstLine.has(sku)));
   for (const { line, row } of inventory) {
+    await run.pace();
     if (!firstLine.has(row.product_id) && !known.has(row.product_id)) {
       run.problem('inventory.csv', line, `product_id: no product "${row.product_id}" in products.csv or the shop`);
     }
@@ -64,6 +66,7 @@ export async function importProducts(run: ImportRun, rows: ImportRows, defaultCa
 
   const categoryIds = new Map<string, string | undefined>();
   for (const { line, row } of rows['products.csv']) {
+    await run.pace();
     if (firstLine.get(row.id) !== line) continue;
     const categorySlug = row.category ?? defaultCategory;
     if (!categoryIds.has(categorySlug)) categoryIds.set(categorySlug, await categoryIdFor(run, categorySlug, line));
@@ -73,15 +76,18 @@ export async function importProducts(run: ImportRun, rows: ImportRows, defaultCa
     stockBySku.delete(row.id);
   }
   // Inventory rows for products that only the shop knows: a stock change alone.
-  for (const [sku, stock] of stockBySku) {
-    if (known.has(sku)) await restock(run, sku, stock);
-  }
+  await restock(run, [...stockBySku].filter(([sku]) => known.has(sku)));
 }
 
+/** The SKUs the shop has, looked up a batch at a time (one list of 150,000 parameters overflows the stack). */
 async function knownSkus(run: ImportRun, skus: string[]): Promise<Set<string>> {
-  if (skus.length === 0) return new Set();
-  const found = await run.db.select({ sku: products.sku }).from(products).where(inArray(products.sku, skus));
-  return new Set(found.flatMap((row) => (row.sku === null ? [] : [row.sku])));
+  const known = new Set<string>();
+  for (const batch of batches(skus)) {
+    const found = await run.db.select({ sku: products.sku }).from(products).where(inArray(products.sku, batch));
+    for (const { sku } of found) if (sku !== null) known.add(sku);
+    await run.pace();
+  }
+  return known;
 }
 
 async function upsertProduct(run: ImportRun, 
@@ -134,21 +140,30 @@ async function upsertProduct(run: ImportRun,
   run.count('products.csv', 'created');
 }
 
-async function restock(run: ImportRun, sku: string, stock: number): Promise<void> {
-  const [existing] = await run.db.select(PRODUCT_COLUMNS).from(products).where(eq(products.sku, sku)).for('update');
-  if (!existing) return;
-  if (existing.stock === stock) {
-    run.count('inventory.csv', 'unchanged');
-    return;
+/** New stock figures for products the shop has, read and locked a batch at a time; each change audited. */
+async function restock(run: ImportRun, stockBySku: ReadonlyArray<[string, number]>): Promise<void> {
+  for (const batch of batches(stockBySku)) {
+    const wanted = new Map(batch);
+    const rows = await run.db.select(PRODUCT_COLUMNS).from(products).where(inArray(products.sku, [...wanted.keys()])).for('update');
+    for (const existing of rows) {
+      await run.pace();
+      const stock = existing.sku === null ? undefined : wanted.get(existing.sku);
+      if (stock === undefined) continue;
+      if (existing.stock === stock) {
+        run.count('inventory.csv', 'unchanged');
+        continue;
+      }
+      const [after] = await run.db.update(products).set({ stock, updatedAt: run.now })
+        .where(eq(products.id, existing.id)).returning(PRODUCT_COLUMNS);
+      await run.audit('product', existing.id, existing, after);
+      run.count('inventory.csv', 'updated');
+    }
   }
-  const [after] = await run.db.update(products).set({ stock, updatedAt: run.now })
-    .where(eq(products.id, existing.id)).returning(PRODUCT_COLUMNS);
-  await run.audit('product', existing.id, existing, after);
-  run.count('inventory.csv', 'updated');
 }
 
 export async function importDiscounts(run: ImportRun, rows: ImportRows['discounts.csv']): Promise<void> {
   for (const { row } of rows) {
+    await run.pace();
     const code = normalizeCode(row.code);
     const wanted = { type: row.type === 'percentage' ? 'percent' as const : 'fixed' as const, value: row.value, title: row.description ?? null };
     const [existing] = await run.db.select().from(discounts).where(eq(discounts.code, code)).for('update');

@@ -56,7 +56,7 @@ export type ImportOutput = { exitCode: 0 | 1; stdout: string[]; stderr: string[]
 
 /** Reads, checks and writes; what to print and the exit code come back, so the CLI only prints them. */
 export async function runImport(db: Db, command: ImportCommand, now: Date): Promise<ImportOutput> {
-  const report = await importChecked(db, readImportFiles(command.paths), { ...command.options, now });
+  const report = await importChecked(db, await readImportFiles(command.paths), { ...command.options, now });
   const stderr = report.skipped.map((path) => `skipped ${path}: not a file butik import knows`);
   if (report.counts === null) {
     return { exitCode: 1, stdout: [], stderr: [...stderr, ...report.problems.map((p) => `${p.file}:${p.line}: ${p.message}`), 'Nothing was written.'] };

@@ -1,9 +1,12 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { parse } from 'csv-parse/sync';
+import { finished } from 'node:stream/promises';
+import { parse } from 'csv-parse';
+import type { Options } from 'csv-parse';
 import type { z } from 'zod';
 import { IMPORT_FILES, isImportFile } from './files.ts';
 import type { ImportFileName, ImportRows } from './files.ts';
+import { BATCH_ROWS, giveWay } from './pace.ts';
 
 /** Where a file cannot be taken as it is: `products.csv:4: price: must be above 0`. */
 export type ImportProblem = { file: string; line: number; message: string };
@@ -28,12 +31,12 @@ function expand(paths: readonly string[]): string[] {
 export type ImportSource = { path: string; content(): Buffer | string };
 
 /** Reads and checks every known file completely; nothing is written here, so a problem costs nothing. */
-export function readImportFiles(paths: readonly string[]): ReadResult {
+export function readImportFiles(paths: readonly string[]): Promise<ReadResult> {
   return readImportSources(expand(paths).map((path) => ({ path, content: () => readFileSync(path) })));
 }
 
 /** The same for files that are already in memory, such as the console's upload. */
-export function readImportSources(sources: readonly ImportSource[]): ReadResult {
+export async function readImportSources(sources: readonly ImportSource[]): Promise<ReadResult> {
   const rows = Object.fromEntries(Object.keys(IMPORT_FILES).map((name) => [name, []])) as unknown as ImportRows;
   const skipped: string[] = [];
   const problems: ImportProblem[] = [];
@@ -51,18 +54,43 @@ export function readImportSources(sources: readonly ImportSource[]): ReadResult 
       continue;
     }
     seen.set(name, path);
-    readOne(name, source, rows, problems);
+    await readOne(name, source, rows, problems);
   }
   return { rows, skipped, problems, files: seen };
 }
 
-function readOne(name: ImportFileName, source: ImportSource, rows: ImportRows, problems: ImportProblem[]): void {
+type Parsed = { record: Record<string, string>; info: { lines: number } };
+
+/** Bytes parsed between two turns of the event loop: a few milliseconds of csv-parse's work. */
+const PARSE_CHUNK_BYTES = 64 * 1024;
+
+/** csv-parse fed a piece at a time, giving way between pieces, so a large file does not hold the process. */
+async function parseInTurns(content: Buffer | string, options: Options): Promise<Parsed[]> {
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  const parser = parse(options);
+  const records: Parsed[] = [];
+  parser.on('readable', () => {
+    for (let record: Parsed | null = parser.read(); record !== null; record = parser.read()) records.push(record);
+  });
+  const done = finished(parser);
+  // A parse error rejects it while the loop below still gives way; it is awaited (and thrown) after the loop.
+  done.catch(() => undefined);
+  for (let start = 0; start < bytes.length && !parser.destroyed; start += PARSE_CHUNK_BYTES) {
+    parser.write(bytes.subarray(start, start + PARSE_CHUNK_BYTES));
+    await giveWay();
+  }
+  parser.end();
+  await done;
+  return records;
+}
+
+async function readOne(name: ImportFileName, source: ImportSource, rows: ImportRows, problems: ImportProblem[]): Promise<void> {
   const { path } = source;
   const schema: z.ZodObject = IMPORT_FILES[name];
   let header: string[] = [];
-  let records: Array<{ record: Record<string, string>; info: { lines: number } }>;
+  let records: Parsed[];
   try {
-    records = parse(source.content(), {
+    records = await parseInTurns(source.content(), {
       bom: true,
       columns: (names: string[]) => (header = names.map((column) => column.trim())),
       skip_empty_lines: true,
@@ -81,7 +109,8 @@ function readOne(name: ImportFileName, source: ImportSource, rows: ImportRows, p
     return;
   }
   const target = rows[name] as Array<{ line: number; row: unknown }>;
-  for (const { record, info } of records) {
+  for (const [index, { record, info }] of records.entries()) {
+    if (index % BATCH_ROWS === BATCH_ROWS - 1) await giveWay();
     const parsed = schema.safeParse(record);
     if (parsed.success) {
       target.push({ line: info.lines, row: parsed.data });

@@ -4,6 +4,7 @@ import type { Actor } from '../access/actor.ts';
 import type { Channel } from '../context.ts';
 import type { Queryable } from '../db/client.ts';
 import type { ImportFileName } from './files.ts';
+import { BATCH_ROWS, giveWay } from './pace.ts';
 import type { ImportProblem } from './read-files.ts';
 
 export type Outcome = 'created' | 'updated' | 'unchanged';
@@ -23,6 +24,7 @@ export function changedValues<T extends Record<string, unknown>>(stored: Record<
 export class ImportRun {
   readonly problems: ImportProblem[] = [];
   readonly counts: ImportCounts = {};
+  private rowsSinceTurn = 0;
 
   constructor(readonly db: Queryable, readonly now: Date, readonly by: Importer = CLI_IMPORTER) {}
 
@@ -41,6 +43,14 @@ export class ImportRun {
     return appendAudit(this.db, {
       record: { targetType, targetId, before, after }, actor: this.by.actor, channel: this.by.channel, tool: 'import', at: this.now,
     });
+  }
+
+  /** Called once a row: every BATCH_ROWS rows the import gives the event loop back to other requests. */
+  async pace(): Promise<void> {
+    this.rowsSinceTurn += 1;
+    if (this.rowsSinceTurn < BATCH_ROWS) return;
+    this.rowsSinceTurn = 0;
+    await giveWay();
   }
 
   /** Rows no tool changes, so nothing to audit: insert, update what differs, or leave alone. */

@@ -7,6 +7,7 @@ import type { ImportRun } from './run.ts';
 
 export async function importShippingRates(run: ImportRun, rows: ImportRows['shipping_rates.csv']): Promise<void> {
   for (const { row } of rows) {
+    await run.pace();
     const wanted = { countryCode: row.country_code, serviceLevel: row.service_level, price: row.price, title: row.title };
     const [existing] = await run.db.select().from(shippingRates).where(eq(shippingRates.id, row.id)).for('update');
     run.count('shipping_rates.csv', await run.upsertPlain(existing, wanted, {
@@ -18,6 +19,7 @@ export async function importShippingRates(run: ImportRun, rows: ImportRows['ship
 
 export async function importPromotions(run: ImportRun, rows: ImportRows['promotions.csv']): Promise<void> {
   for (const { row } of rows) {
+    await run.pace();
     const wanted = {
       type: row.type, minSubtotal: row.min_subtotal ?? null, eligibleSkus: row.eligible_item_ids, description: row.description,
     };
@@ -31,6 +33,7 @@ export async function importPromotions(run: ImportRun, rows: ImportRows['promoti
 
 export async function importCustomers(run: ImportRun, rows: ImportRows['customers.csv'], addresses: ImportRows['addresses.csv']): Promise<void> {
   for (const { line, row } of rows) {
+    await run.pace();
     const wanted = { name: row.name, email: row.email };
     const [sameEmail] = await run.db.select({ id: customers.id }).from(customers)
       .where(sql`lower(${customers.email}) = lower(${row.email})`);
@@ -45,6 +48,7 @@ export async function importCustomers(run: ImportRun, rows: ImportRows['customer
     }));
   }
   for (const { line, row } of addresses) {
+    await run.pace();
     const [customer] = await run.db.select({ id: customers.id }).from(customers).where(eq(customers.id, row.customer_id));
     if (!customer) {
       run.problem('addresses.csv', line, `customer_id: no customer "${row.customer_id}" in customers.csv or the shop`);

@@ -4,6 +4,7 @@ import { auditEntries, featureFlags, settings } from '../db/schema.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { differingFields, fromSnapshot, isSnapshot, revertTargetFor, toSnapshot } from './audit-targets.ts';
+import { revertRefusal } from './revert-rights.ts';
 import type { RevertTarget, Snapshot } from './audit-targets.ts';
 import type { ToolContext } from '../context.ts';
 
@@ -22,7 +23,7 @@ export async function revertEntry(ctx: ToolContext, entryId: string): Promise<Re
   if (!entry) {
     throw new ToolError('not_found', `No audit entry with id "${entryId}"; audit.list shows recent entries and their ids.`);
   }
-  const target = revertibleTarget(entry);
+  const target = revertibleTarget(ctx, entry);
   const before = snapshotOf(entry, entry.before);
   const after = snapshotOf(entry, entry.after);
   if (before === null && after === null) throw refuse(`Entry ${entry.id} (${entry.tool}) changed nothing that could be restored.`);
@@ -45,26 +46,12 @@ function refuse(detail: string): ToolError {
   return new ToolError('not_revertible', detail);
 }
 
-function revertibleTarget(entry: Entry): RevertTarget {
-  if (entry.targetType === 'order') {
-    throw refuse(`Entry ${entry.id} (${entry.tool}) changed order ${entry.targetId}; order changes cannot be reverted `
-      + 'because stock, discount uses and payments moved with them. Use orders.update_status to move the order to one of '
-      + 'its legal next statuses instead.');
-  }
+/** The table to restore into, once the entry is one this actor may revert (revert-rights.ts). */
+function revertibleTarget(ctx: ToolContext, entry: Entry): RevertTarget {
+  const refusal = revertRefusal(ctx.actor, entry);
+  if (refusal) throw refusal;
   const target = revertTargetFor(entry.targetType);
-  if (!target) {
-    throw refuse(`Entry ${entry.id} (${entry.tool}) changed a ${entry.targetType}, which audit.revert cannot restore. `
-      + `Make the change you want with the ${entry.targetType} tools instead.`);
-  }
-  if (entry.revertOf !== null) {
-    throw refuse(`Entry ${entry.id} records the revert of entry ${entry.revertOf} and cannot itself be reverted. `
-      + 'To redo the original change, make it again with the tool named by that entry (audit.list shows it).');
-  }
-  if (entry.revertedBy !== null) {
-    // The entry's own tool made the change (products.delete deletes again; products.update would not).
-    throw refuse(`Entry ${entry.id} was already reverted by entry ${entry.revertedBy}. `
-      + `To make the change again, use ${entry.tool}.`);
-  }
+  if (!target) throw new Error('revertRefusal admits only entries of a revert target');
   return target;
 }
 

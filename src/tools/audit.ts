@@ -105,7 +105,8 @@ export const revertAudit = defineTool({
   description: 'Undo one audited change by restoring its "before" snapshot: undeletes a product, restores a patched '
     + 'product, category, discount, page, service, setting, feature flag or announcement, removes a row the change '
     + 'created. Refused with 422 not_revertible for order changes, entries already reverted or that record a revert, '
-    + 'and targets changed since. The revert is itself audited.',
+    + 'and targets changed since. Besides audit:revert it needs the scope of the tool that made the entry (403 '
+    + 'insufficient_scope names it); entries of the import are the shop owner\'s alone. The revert is itself audited.',
   scope: 'audit:revert',
   annotations: write('Revert audit entry', { idempotent: false, destructive: true }),
   input: z.strictObject({ entryId: Id.meta({ description: 'The id of the entry to undo, from audit.list.' }) })

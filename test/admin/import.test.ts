@@ -60,7 +60,7 @@ describe('the import page', () => {
 
   it('lists every problem as file:line and writes nothing', async () => {
     const broken = { name: 'products.csv', text: 'id,title,price\nok_one,Fine product,100\nbad_one,Broken,twelve\n' };
-    const refused = await postMultipart(t.app, owner, '/admin/import', { _csrf: await csrf(owner), mode: 'apply' }, [broken]);
+    const refused = await postMultipart(t.app, owner, '/admin/import', { _csrf: await csrf(owner), mode: 'check' }, [broken]);
     expect(refused.statusCode).toBe(422);
     expect(refused.body).toContain('Nothing was written.');
     expect(refused.body).toMatch(/<code>products\.csv:3<\/code> price: must be a whole number of minor units/);
@@ -92,6 +92,44 @@ describe('the import page', () => {
     expect(response.json().result).toMatchObject({ dryRun: false, problems: [], counts: { 'products.csv': { created: 1 } } });
     const [entry] = (await t.call('audit.list', { tool: 'import', targetSlug: 'route-one', limit: 1 }, { key: reader })).body.result;
     expect(entry).toMatchObject({ channel: 'cli', actor: { kind: 'master' } });
+  });
+
+  it('refuses a part cut at the size limit instead of applying what is left of it', async () => {
+    await postMultipart(t.app, owner, '/admin/import', applyFields((await postMultipart(t.app, owner, '/admin/import',
+      { _csrf: await csrf(owner), mode: 'check' }, [{ name: 'products.csv', text: 'id,title,price,stock\ncut_one,Cut short,100,7\n' }])).body));
+    expect((await t.call('products.get', { slug: 'cut-one' }, { key: reader })).body.result.stock).toBe(7);
+    // 15 in a cell padded far past the multipart field limit: cut, it would read as 0.
+    const padded = `product_id,quantity\ncut_one,${'0'.repeat(15 * 1024 * 1024)}15\n`;
+    const refused = await postMultipart(t.app, owner, '/admin/import', { _csrf: await csrf(owner), mode: 'apply', 'carried:inventory.csv': padded });
+    expect(refused.statusCode).toBe(413);
+    expect(refused.body).toContain('longer than the import takes');
+    expect(refused.body).toContain('Upload at most 10 MB');
+    expect((await t.call('products.get', { slug: 'cut-one' }, { key: reader })).body.result.stock).toBe(7);
+  });
+
+  it('applies only the very files a dry run checked, and nothing without one', async () => {
+    const checked = { name: 'products.csv', text: 'id,title,price\nbound_one,Bound product,4900\n' };
+    const dry = await postMultipart(t.app, owner, '/admin/import', { _csrf: await csrf(owner), mode: 'check' }, [checked]);
+    expect(dry.statusCode, dry.body).toBe(200);
+    const fields = applyFields(dry.body);
+    const carried = Buffer.from(fields['carried:products.csv'] ?? '', 'base64').toString('utf8');
+    expect(carried).toBe(checked.text);
+
+    const swapped = { ...fields, 'carried:products.csv': Buffer.from(carried.replace('4900', '1')).toString('base64') };
+    const refused = await postMultipart(t.app, owner, '/admin/import', swapped);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('not the files the dry run checked');
+    expect(refused.body).toContain('Upload the files again');
+    const unchecked = await postMultipart(t.app, owner, '/admin/import', { _csrf: await csrf(owner), mode: 'apply' }, [checked]);
+    expect(unchecked.statusCode).toBe(422);
+    expect(unchecked.body).toContain('not the files the dry run checked');
+    const { checked: _seal, ...unsealed } = fields;
+    expect((await postMultipart(t.app, owner, '/admin/import', unsealed)).statusCode).toBe(422);
+    expect((await t.call('products.get', { slug: 'bound-one' }, { key: reader })).status).toBe(404);
+
+    const applied = await postMultipart(t.app, owner, '/admin/import', fields);
+    expect(applied.statusCode, applied.body).toBe(200);
+    expect((await t.call('products.get', { slug: 'bound-one' }, { key: reader })).body.result.priceDkk).toBe(4900);
   });
 
   it('refuses a file over the size cap with a page that says what to do', async () => {

@@ -295,7 +295,8 @@ describe('audit scopes', () => {
     const product = await createProduct(t);
     const entry = await latestEntry('products.create', product.id);
     const reader = await t.keyWith('audit:read');
-    const reverter = await t.keyWith('audit:revert');
+    // Reverting products.create also needs the scope that products.create needs (revert-rights.test.ts).
+    const reverter = await t.keyWith('audit:revert', 'products:write');
 
     expect((await t.call('audit.list', {}, { key: reader })).status).toBe(200);
     const cannotRevert = await revert(entry.id, reader);

@@ -1,11 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hasScope } from '../../access/actor.ts';
+import type { Actor } from '../../access/actor.ts';
+import { PROBLEMS } from '../../errors/problems.ts';
+import type { ProblemCode } from '../../errors/problems.ts';
 import { html } from '../../edge/html/template.ts';
 import type { Html } from '../../edge/html/template.ts';
 import type { AppDeps } from '../../deps.ts';
 import { callTool, readTool, refusalOf } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { readSettings } from '../../shop/settings.ts';
+import { revertRefusal } from '../../tools/revert-rights.ts';
 import { formatDate, formatMoney } from '../format.ts';
 import { signedIn } from '../session.ts';
 import { t } from '../strings.ts';
@@ -90,12 +93,6 @@ export function diffTable(entry: Pick<AuditEntry, 'before' | 'after' | 'targetTy
     html`<tr><td data-label="${t.activity.field}">${row.field}</td><td data-label="${t.activity.before}">${cell(entry, row.field, row.before, money)}</td><td data-label="${t.activity.after}">${cell(entry, row.field, row.after, money)}</td></tr>`)}</tbody></table>`;
 }
 
-/**
- * Changes audit.revert refuses: an order's status history, API keys (undo must not revive a revoked key) and
- * ended OAuth connections (the application asks again instead).
- */
-const NOT_REVERTIBLE = new Set(['order', 'api_key', 'oauth_grant', 'oauth_client']);
-
 /** The fields that name a new row, in the order a person recognises it by. */
 const NAMING_FIELDS = ['name', 'title', 'code', 'slug', 'key'] as const;
 
@@ -112,13 +109,19 @@ function creationView(entry: AuditEntry, money: MoneyFormat): Html {
 <details><summary>${t.activity.allFields(rows.length)}</summary>${diffTable(entry, money)}</details>`;
 }
 
-function entryView(entry: AuditEntry, canRevert: boolean, timeZone: string, money: MoneyFormat): Html {
-  const revertible = canRevert && entry.revertedBy === null && entry.revertOf === null && !NOT_REVERTIBLE.has(entry.targetType);
+/** Revert where this person may and can revert the entry, else why not, in the words audit.revert would answer. */
+function revertAction(actor: Actor, entry: AuditEntry): Html {
+  const refusal = revertRefusal(actor, entry);
+  if (refusal) return html`<p class="why-not">${refusal.detail}</p>`;
+  return html`<p><a class="button secondary" href="/admin/activity/${entry.id}/revert">${t.activity.revert}<span class="skip-link"> ${entry.tool} ${entry.targetId}</span></a></p>`;
+}
+
+function entryView(entry: AuditEntry, actor: Actor, timeZone: string, money: MoneyFormat): Html {
   return html`<article class="entry" aria-labelledby="e-${entry.id}">
 <h2 id="e-${entry.id}">${entry.tool} · ${entry.targetType} ${entry.targetId}</h2>
 <p class="meta"><span>${t.activity.who}: <strong>${entry.actor.name}</strong></span> · <span>${t.activity.when}: ${formatDate(entry.at, timeZone)}</span> · <span>${t.activity.channel}: ${entry.channel}</span>${entry.revertOf ? html` · <span>${t.activity.revertOf} <a href="/admin/activity?target=${entry.targetId}">${entry.revertOf}</a></span>` : ''}${entry.revertedBy ? html` · <strong>${t.activity.reverted}</strong>` : ''}</p>
 ${entry.before === null && entry.after !== null ? creationView(entry, money) : diffTable(entry, money)}
-${revertible ? html`<p><a class="button secondary" href="/admin/activity/${entry.id}/revert">${t.activity.revert}<span class="skip-link"> ${entry.tool} ${entry.targetId}</span></a></p>` : ''}
+${revertAction(actor, entry)}
 </article>`;
 }
 
@@ -156,7 +159,6 @@ export function activityRoutes(app: FastifyInstance, deps: AppDeps): void {
     ]);
     const money = (minor: number) => formatMoney(minor, currency);
     const entries = outcome.ok ? outcome.result as AuditEntry[] : [];
-    const canRevert = hasScope(who.actor, 'audit:revert');
     const last = entries.at(-1);
     const older = last && entries.length === PAGE_SIZE
       ? `/admin/activity?${new URLSearchParams({ ...stripped(filters), before: last.at }).toString()}` : undefined;
@@ -166,12 +168,12 @@ export function activityRoutes(app: FastifyInstance, deps: AppDeps): void {
 ${filters.done === 'reverted' ? noticeBox(t.activity.revertDone) : ''}
 ${outcome.ok ? '' : problemBox(refusalOf(outcome.problem).detail, refusalOf(outcome.problem).resolution)}
 ${filterForm(filters)}
-${entries.length === 0 ? html`<p>${t.none}</p>` : entries.map((entry) => entryView(entry, canRevert, timeZone, money))}
+${entries.length === 0 ? html`<p>${t.none}</p>` : entries.map((entry) => entryView(entry, who.actor, timeZone, money))}
 <nav class="pager" aria-label="Pages">${filters.before ? html`<a href="/admin/activity?${new URLSearchParams(stripped(filters)).toString()}">${t.previous}</a>` : ''}${older ? html`<a href="${older}">${t.next}</a>` : ''}</nav>`,
     });
   });
 
-  const confirmPage = async (request: FastifyRequest, reply: FastifyReply, id: string, problem?: Html) => {
+  const confirmPage = async (request: FastifyRequest, reply: FastifyReply, id: string, problem?: { box: Html; status: number }) => {
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     const [[entry], { currency }] = await Promise.all([
@@ -179,16 +181,17 @@ ${entries.length === 0 ? html`<p>${t.none}</p>` : entries.map((entry) => entryVi
       readSettings(deps.runtime.db),
     ]);
     if (!entry) return sendAdminPage(reply, { title: t.notFound, viewer: who.viewer, main: problemBox(t.notFound) }, 404);
+    const refusal = revertRefusal(who.actor, entry);
     // What goes back is the entry's change read the other way round.
     const undo = { ...entry, before: entry.after, after: entry.before };
     return sendAdminPage(reply, {
       title: t.activity.confirmTitle, current: 'activity', viewer: who.viewer,
-      main: html`<h1>${t.activity.confirmTitle}</h1>${problem ?? ''}
+      main: html`<h1>${t.activity.confirmTitle}</h1>${problem?.box ?? ''}${refusal && !problem ? refusalBox(refusal.code, refusal.detail, PROBLEMS[refusal.code].resolution) : ''}
 <p>${entry.tool} · ${entry.targetType} ${entry.targetId} · ${entry.actor.name} · ${formatDate(entry.at, timeZone)}</p>
 <p>${t.activity.confirmLead}</p>${diffTable(undo, (minor) => formatMoney(minor, currency))}
-<form method="post" action="/admin/activity/${entry.id}/revert">${csrfField(who.viewer)}
-<button type="submit">${t.activity.confirmButton}</button> <a href="/admin/activity">${t.cancel}</a></form>`,
-    }, problem ? 422 : 200);
+${refusal ? html`<p><a href="/admin/activity">${t.activity.back}</a></p>` : html`<form method="post" action="/admin/activity/${entry.id}/revert">${csrfField(who.viewer)}
+<button type="submit">${t.activity.confirmButton}</button> <a href="/admin/activity">${t.cancel}</a></form>`}`,
+    }, problem?.status ?? (refusal ? PROBLEMS[refusal.code].status : 200));
   };
 
   app.get<{ Params: { id: string } }>('/admin/activity/:id/revert', async (request, reply) => confirmPage(request, reply, request.params.id));
@@ -198,9 +201,14 @@ ${entries.length === 0 ? html`<p>${t.none}</p>` : entries.map((entry) => entryVi
     if (!who) return reply;
     const outcome = await callTool(deps, request, who.actor, 'audit.revert', { entryId: request.params.id });
     if (outcome.ok) return reply.redirect('/admin/activity?done=reverted', 303);
-    const refusal = refusalOf(outcome.problem);
-    return confirmPage(request, reply, request.params.id, problemBox(refusal.detail, refusal.resolution));
+    const { detail, resolution } = refusalOf(outcome.problem);
+    return confirmPage(request, reply, request.params.id, { box: refusalBox(outcome.problem.code, detail, resolution), status: outcome.problem.status });
   });
+}
+
+/** A revert refused for want of rights is told to a person, not in the words meant for a key's holder. */
+function refusalBox(code: ProblemCode, detail: string, resolution: string): Html {
+  return problemBox(detail, code === 'insufficient_scope' ? t.activity.revertNeedsRights : resolution);
 }
 
 function stripped(filters: Filters): Record<string, string> {
