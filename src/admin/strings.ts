@@ -4,7 +4,7 @@ export const t = {
   skip: 'Skip to content',
   nav: {
     label: 'Console', overview: 'Overview', activity: 'Activity', orders: 'Orders', products: 'Products', categories: 'Categories', keys: 'API keys',
-    discounts: 'Discounts', pages: 'Pages', services: 'Services', settings: 'Settings', import: 'Import', apps: 'Connected apps',
+    discounts: 'Discounts', pages: 'Pages', services: 'Services', settings: 'Settings', import: 'Import', apps: 'Connected apps', agents: 'Agents',
   },
   signedInAs: 'Signed in as',
   signOut: 'Sign out',
@@ -125,6 +125,14 @@ export const t = {
     noGrant: 'Registered, not yet approved', unnamed: '(no name)', revokeGrant: 'Revoke access', disconnect: 'Disconnect the app',
     revokedGrant: 'The access was revoked: its tokens stopped working.', disconnected: 'The app was disconnected: it has to register and be approved again.',
     ownerOnly: 'Only an owner manages connected apps.',
+  },
+  agents: {
+    title: 'Agents', lead: 'Every API key and connected app that can call this shop. Pause stops an agent at once: each call it makes is refused until an owner resumes it.',
+    agent: 'Agent', kind: 'Kind', key: 'API key', app: 'Connected app', scopes: 'Scopes', lastSeen: 'Last seen', changesToday: 'Changes today',
+    state: 'State', active: 'active', paused: 'paused', pausedBy: (by: string, at: string) => `Paused by ${by} on ${at}.`,
+    pause: 'Pause', resume: 'Resume', pausedDone: 'The agent is paused: every call it makes is refused.', resumedDone: 'The agent can call again.',
+    resumeOwnerOnly: 'Only an owner resumes a paused agent.', mayNotPause: 'Only an owner or a manager pauses agents.',
+    notFound: 'There is no such agent: the key may have been revoked or the app disconnected.', activity: 'Its changes in Activity',
   },
   forbidden: 'Your role does not allow this.',
 } as const;

@@ -40,6 +40,7 @@ button.danger{background:#b32d2e;border-color:#b32d2e}
 table{border-collapse:collapse;width:100%;background:#fff}
 th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #dcdcde;vertical-align:top;overflow-wrap:anywhere}
 .num{text-align:right;white-space:nowrap}
+.nowrap{white-space:nowrap}
 .diff td:nth-child(2){background:#fcf0f1}.diff td:nth-child(3){background:#edfaef}
 .entry{background:#fff;border:1px solid #c3c4c7;border-radius:4px;padding:12px;margin-bottom:12px}
 .entry h2{margin-top:0}
