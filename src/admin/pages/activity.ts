@@ -91,10 +91,10 @@ export function diffTable(entry: Pick<AuditEntry, 'before' | 'after' | 'targetTy
 }
 
 /**
- * Changes audit.revert refuses: an order's status history, API keys (undo must not revive a revoked key) and
- * ended OAuth connections (the application asks again instead).
+ * Changes audit.revert refuses: an order's status history, API keys (undo must not revive a revoked key),
+ * ended OAuth connections (the application asks again instead) and pauses (resume is their undo).
  */
-const NOT_REVERTIBLE = new Set(['order', 'api_key', 'oauth_grant', 'oauth_client']);
+const NOT_REVERTIBLE = new Set(['order', 'api_key', 'oauth_grant', 'oauth_client', 'agent']);
 
 /** The fields that name a new row, in the order a person recognises it by. */
 const NAMING_FIELDS = ['name', 'title', 'code', 'slug', 'key'] as const;
