@@ -13,16 +13,22 @@ type Db = ToolContext['db'];
 export type RevertResult = { revertedEntryId: string; entryId: string };
 
 /**
+ * `redo`: the entry records a revert, made by a session undo (audit-session.ts), and is itself undone because
+ * that whole batch is: the change it reverted comes back, and its entry counts as not reverted again.
+ */
+export type RevertOptions = { redo?: boolean };
+
+/**
  * Puts the entry's `before` snapshot back, in the caller's transaction, and records that
  * as an entry of its own. The entry and the target row stay locked from the check to the restore,
  * so two reverts of one entry, or a revert racing an edit, cannot both pass.
  */
-export async function revertEntry(ctx: ToolContext, entryId: string): Promise<RevertResult> {
+export async function revertEntry(ctx: ToolContext, entryId: string, options: RevertOptions = {}): Promise<RevertResult> {
   const [entry] = await ctx.db.select().from(auditEntries).where(eq(auditEntries.id, entryId)).for('update');
   if (!entry) {
     throw new ToolError('not_found', `No audit entry with id "${entryId}"; audit.list shows recent entries and their ids.`);
   }
-  const target = revertibleTarget(entry);
+  const target = revertibleTarget(entry, options);
   const before = snapshotOf(entry, entry.before);
   const after = snapshotOf(entry, entry.after);
   if (before === null && after === null) throw refuse(`Entry ${entry.id} (${entry.tool}) changed nothing that could be restored.`);
@@ -38,6 +44,9 @@ export async function revertEntry(ctx: ToolContext, entryId: string): Promise<Re
     revertOf: entry.id,
   });
   await ctx.db.update(auditEntries).set({ revertedBy: revertId }).where(eq(auditEntries.id, entry.id));
+  if (options.redo && entry.revertOf !== null) {
+    await ctx.db.update(auditEntries).set({ revertedBy: null }).where(eq(auditEntries.id, entry.revertOf));
+  }
   return { revertedEntryId: entry.id, entryId: revertId };
 }
 
@@ -45,7 +54,7 @@ function refuse(detail: string): ToolError {
   return new ToolError('not_revertible', detail);
 }
 
-function revertibleTarget(entry: Entry): RevertTarget {
+function revertibleTarget(entry: Entry, options: RevertOptions): RevertTarget {
   if (entry.targetType === 'order') {
     throw refuse(`Entry ${entry.id} (${entry.tool}) changed order ${entry.targetId}; order changes cannot be reverted `
       + 'because stock, discount uses and payments moved with them. Use orders.update_status to move the order to one of '
@@ -56,7 +65,7 @@ function revertibleTarget(entry: Entry): RevertTarget {
     throw refuse(`Entry ${entry.id} (${entry.tool}) changed a ${entry.targetType}, which audit.revert cannot restore. `
       + `Make the change you want with the ${entry.targetType} tools instead.`);
   }
-  if (entry.revertOf !== null) {
+  if (entry.revertOf !== null && !options.redo) {
     throw refuse(`Entry ${entry.id} records the revert of entry ${entry.revertOf} and cannot itself be reverted. `
       + 'To redo the original change, make it again with the tool named by that entry (audit.list shows it).');
   }
