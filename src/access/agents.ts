@@ -90,3 +90,9 @@ export async function actorKeyIdsOf(db: Queryable, agent: Agent): Promise<string
     .where(and(eq(oauthRecords.model, 'Grant'), sql`${oauthRecords.payload}->>'clientId' = ${clientId}`));
   return grants.map((grant) => `${OAUTH_KEY_PREFIX}${grant.id}`);
 }
+
+/** The one agent whose audit entries carry this actor name (a key's name, `oauth:<app name>`), if exactly one does. */
+export async function agentActing(db: Queryable, actorName: string, since: Date): Promise<AgentSummary | undefined> {
+  const named = (await listAgents(db, since)).filter((agent) => (agent.kind === 'key' ? agent.name : `oauth:${agent.name}`) === actorName);
+  return named.length === 1 ? named[0] : undefined;
+}

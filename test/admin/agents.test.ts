@@ -73,4 +73,45 @@ describe('/admin/agents', () => {
     expect((await page(t.app, owner, '/admin/agents/key%3Anobody')).response.statusCode).toBe(404);
     expect((await page(t.app, owner, '/admin/agents/whatever')).response.statusCode).toBe(404);
   });
+
+  it('undoes an agent\'s session from its page: conflicts unticked by default, the rest in one batch; Activity filtered to it links there', async () => {
+    const key = await agentKey('session-agent');
+    const startedAt = new Intl.DateTimeFormat('sv-SE', { timeZone: t.config.admin.timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
+      .format(new Date(Date.now() - 60_000)).replace(' ', 'T');
+    await t.call('categories.upsert', { slug: 'session-a', name: 'Session A' }, { key: key.key });
+    await t.call('categories.upsert', { slug: 'session-b', name: 'Session B' }, { key: key.key });
+    await t.call('categories.upsert', { slug: 'session-b', name: 'Fixed by hand' }, master);
+
+    const activity = await page(t.app, manager, '/admin/activity?actor=session-agent');
+    expect(activity.response.body).toContain(`href="/admin/agents/key%3A${key.id}#undo"`);
+
+    const preview = await page(t.app, manager, `/admin/agents/key%3A${key.id}/undo?since=${encodeURIComponent(startedAt)}`);
+    expect(preview.response.statusCode).toBe(200);
+    const body = preview.response.body;
+    const ready = /<input type="checkbox" name="entry" value="([^"]+)" checked>/.exec(body)?.[1];
+    const conflict = /<input type="checkbox" name="accept" value="([^"]+)">/.exec(body)?.[1];
+    expect(ready).toBeDefined();
+    expect(conflict).toBeDefined();
+    expect(body).toContain('Changed afterwards by someone else');
+    expect(body).toContain('master (categories.upsert');
+
+    const applied = await post(t.app, manager, `/admin/agents/key%3A${key.id}/undo?since=${encodeURIComponent(startedAt)}`, { _csrf: preview.csrf ?? '', entry: ready ?? '' });
+    expect(applied.statusCode).toBe(303);
+    expect(applied.headers.location).toBe(`/admin/agents/key%3A${key.id}?done=undone&count=1`);
+    const categories = (await t.call('categories.list', {}, master)).body.result as Array<{ slug: string; name: string }>;
+    expect(categories.find((row) => row.slug === 'session-a')).toBeUndefined();
+    expect(categories.find((row) => row.slug === 'session-b')).toMatchObject({ name: 'Fixed by hand' });
+    const [batch] = (await t.call('audit.list', { tool: 'audit.undo_session', limit: 1 }, master)).body.result;
+    expect(batch).toMatchObject({ channel: 'admin', actor: { name: 'mads@shop.dk (manager)' }, targetType: 'audit_batch', targetId: `key:${key.id}` });
+  });
+
+  it('does not offer a viewer the undo, and the tool refuses one who tries', async () => {
+    const key = await agentKey('viewer-target');
+    const detail = await page(t.app, viewer, `/admin/agents/key%3A${key.id}`);
+    expect(detail.response.body).not.toContain('Undo this agent');
+    const tried = await post(t.app, viewer, `/admin/agents/key%3A${key.id}/undo?since=2026-01-01T00%3A00`, { _csrf: detail.csrf ?? '', entry: 'x' });
+    expect(tried.statusCode).toBe(422);
+    expect(tried.body).toContain('audit:revert');
+  });
 });
+

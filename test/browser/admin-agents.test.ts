@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oauthRecords } from '../../src/db/schema.ts';
-import { createTestApp } from '../helpers/app.ts';
+import { MASTER_KEY, createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { addPerson } from '../admin/helpers.ts';
 import { MISSING, WIDTHS, expectAccessible, expectNoHorizontalScroll, launchChromium, screenshot } from './chromium.ts';
@@ -59,9 +59,12 @@ describe.skipIf(MISSING)('the agents pages in a browser', () => {
     }
   });
 
-  it('passes axe on the list and an agent\'s page at 1440 and 375 px, without horizontal scrolling, and saves screenshots', async () => {
+  it('passes axe on the list, an agent\'s page and its undo preview at 1440 and 375 px, without horizontal scrolling, and saves screenshots', async () => {
     if (!t) throw new Error('no app');
     expect((await t.call('categories.upsert', { slug: 'agent-made', name: 'Agent made' }, { key: agentKey })).status).toBe(200);
+    expect((await t.call('categories.upsert', { slug: 'agent-other', name: 'Agent other' }, { key: agentKey })).status).toBe(200);
+    // A person fixes one of them afterwards: the undo preview marks it as a conflict.
+    expect((await t.call('categories.upsert', { slug: 'agent-made', name: 'Fixed by hand' }, { key: MASTER_KEY })).status).toBe(200);
     const setup = await owner();
     try {
       await setup.goto(`${origin}/admin/agents`);
@@ -81,9 +84,35 @@ describe.skipIf(MISSING)('the agents pages in a browser', () => {
         await expectAccessible(page, `agent page at ${viewport.width}`);
         await expectNoHorizontalScroll(page, `agent page at ${viewport.width}`);
         await screenshot(page, `admin-agent-${viewport.width}`);
+        await page.getByRole('button', { name: 'Show what would be undone' }).click();
+        await page.waitForURL(/\/undo\?since=/);
+        expect(await page.getByRole('checkbox').count()).toBe(2);
+        expect(await page.getByRole('checkbox', { checked: true }).count()).toBe(1);
+        await expectAccessible(page, `undo preview at ${viewport.width}`);
+        await expectNoHorizontalScroll(page, `undo preview at ${viewport.width}`);
+        await screenshot(page, `admin-agent-undo-${viewport.width}`);
       } finally {
         await page.context().close();
       }
+    }
+  });
+});
+
+describe.skipIf(MISSING)('undoing a session in a browser', () => {
+  it('undoes the ticked changes and leaves the one a person fixed', async () => {
+    if (!t) throw new Error('no app');
+    const page = await owner();
+    try {
+      await page.goto(`${origin}/admin/agents`);
+      await page.getByRole('link', { name: 'test products:write categories:write catalog:read' }).click();
+      await page.getByRole('button', { name: 'Show what would be undone' }).click();
+      await page.getByRole('button', { name: 'Undo the ticked changes' }).click();
+      await page.waitForURL(/done=undone&count=1$/);
+      const categories = (await t.call('categories.list', {}, { key: MASTER_KEY })).body.result as Array<{ slug: string; name: string }>;
+      expect(categories.map((row) => row.slug)).not.toContain('agent-other');
+      expect(categories.find((row) => row.slug === 'agent-made')).toMatchObject({ name: 'Fixed by hand' });
+    } finally {
+      await page.context().close();
     }
   });
 });

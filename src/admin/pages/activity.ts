@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasScope } from '../../access/actor.ts';
+import { agentActing } from '../../access/agents.ts';
 import { html } from '../../edge/html/template.ts';
 import type { Html } from '../../edge/html/template.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -150,13 +151,16 @@ export function activityRoutes(app: FastifyInstance, deps: AppDeps): void {
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     const filters = request.query;
-    const [outcome, { currency }] = await Promise.all([
+    const canRevert = hasScope(who.actor, 'audit:revert');
+    const actorName = filters.actor?.trim();
+    const [outcome, { currency }, agent] = await Promise.all([
       callTool(deps, request, who.actor, 'audit.list', listInput(filters)),
       readSettings(deps.runtime.db),
+      // Filtered to one agent, the page offers to undo its session from the agent's page.
+      canRevert && actorName ? agentActing(deps.runtime.db, actorName, new Date()) : undefined,
     ]);
     const money = (minor: number) => formatMoney(minor, currency);
     const entries = outcome.ok ? outcome.result as AuditEntry[] : [];
-    const canRevert = hasScope(who.actor, 'audit:revert');
     const last = entries.at(-1);
     const older = last && entries.length === PAGE_SIZE
       ? `/admin/activity?${new URLSearchParams({ ...stripped(filters), before: last.at }).toString()}` : undefined;
@@ -166,6 +170,7 @@ export function activityRoutes(app: FastifyInstance, deps: AppDeps): void {
 ${filters.done === 'reverted' ? noticeBox(t.activity.revertDone) : ''}
 ${outcome.ok ? '' : problemBox(refusalOf(outcome.problem).detail, refusalOf(outcome.problem).resolution)}
 ${filterForm(filters)}
+${agent ? html`<p><a href="/admin/agents/${encodeURIComponent(agent.agent)}#undo">${t.agents.undoFromActivity(agent.name)}</a></p>` : ''}
 ${entries.length === 0 ? html`<p>${t.none}</p>` : entries.map((entry) => entryView(entry, canRevert, timeZone, money))}
 <nav class="pager" aria-label="Pages">${filters.before ? html`<a href="/admin/activity?${new URLSearchParams(stripped(filters)).toString()}">${t.previous}</a>` : ''}${older ? html`<a href="${older}">${t.next}</a>` : ''}</nav>`,
     });

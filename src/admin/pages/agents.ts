@@ -3,17 +3,23 @@ import { isAgent, pauseAgent, resumeAgent } from '../../access/agent-pauses.ts';
 import type { Agent } from '../../access/agent-pauses.ts';
 import { findAgent, listAgents } from '../../access/agents.ts';
 import type { AgentSummary } from '../../access/agents.ts';
+import { hasScope } from '../../access/actor.ts';
 import { pausesAgents, resumesAgents } from '../../access/staff-roles.ts';
+import { previewSessionUndo } from '../../tools/audit-session.ts';
+import type { SessionEntry } from '../../tools/audit-session.ts';
 import { html } from '../../edge/html/template.ts';
 import type { Html } from '../../edge/html/template.ts';
 import type { AppDeps } from '../../deps.ts';
+import { callTool, refusalOf } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
-import { formatDate, startOfDay, today } from '../format.ts';
+import { formatDate, localInstant, startOfDay, today } from '../format.ts';
 import { signedIn } from '../session.ts';
 import type { SignedIn } from '../session.ts';
 import { t } from '../strings.ts';
 
-type Query = { done?: string };
+type Query = { done?: string; count?: string };
+type Form = Record<string, string | string[] | undefined>;
+const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
 const DONE: Record<string, string> = { paused: t.agents.pausedDone, resumed: t.agents.resumedDone };
 
 /** The name an agent's audit entries carry (actor.name), so Activity can be filtered to it. */
@@ -26,7 +32,8 @@ const agentPath = (agent: Agent) => `/admin/agents/${encodeURIComponent(agent)}`
 /**
  * Agents, for everyone signed in: each API key and connected app with what it may do and did today. Pausing
  * calls access/ directly, as the keys page does (an agent's access is no shop data and no tool changes it);
- * the roles that may pause and resume are in access/staff-roles.ts.
+ * the roles that may pause and resume are in access/staff-roles.ts. Undoing an agent's session previews with a
+ * read of the core and applies through audit.undo_session in the call pipeline, as the signed-in person.
  */
 export function agentPages(app: FastifyInstance, deps: AppDeps): void {
   const { db, clock } = deps.runtime;
@@ -79,7 +86,7 @@ ${agents.map((agent) => row(who, agent))}</tbody></table>`}`,
     const { agent: id } = request.params;
     const agent = isAgent(id) ? await findAgent(db, id, dayStart()) : undefined;
     if (!agent) return sendAdminPage(reply, { title: t.notFound, viewer: who.viewer, main: problemBox(t.agents.notFound) }, 404);
-    const done = DONE[request.query.done ?? ''];
+    const done = request.query.done === 'undone' ? t.agents.undone(Number(request.query.count ?? 0)) : DONE[request.query.done ?? ''];
     return sendAdminPage(reply, {
       title: `${agent.name} · ${t.agents.title}`, current: 'agents', viewer: who.viewer,
       main: html`<p><a href="/admin/agents">${t.agents.title}</a></p><h1>${agent.name}</h1>${done ? noticeBox(done) : ''}
@@ -88,9 +95,67 @@ ${agents.map((agent) => row(who, agent))}</tbody></table>`}`,
 <dt>${t.agents.lastSeen}</dt><dd>${formatDate(agent.lastSeenAt, timeZone)}</dd>
 <dt>${t.agents.changesToday}</dt><dd>${agent.changesSince}</dd>
 <dt>${t.agents.state}</dt><dd>${stateOf(agent)}</dd></dl>
-<p class="actions">${action(who, agent)} <a href="/admin/activity?actor=${encodeURIComponent(actorNameOf(agent))}">${t.agents.activity}</a></p></section>`,
+<p class="actions">${action(who, agent)} <a href="/admin/activity?actor=${encodeURIComponent(actorNameOf(agent))}">${t.agents.activity}</a></p></section>
+${hasScope(who.actor, 'audit:revert') ? sinceForm(agent.agent, today(clock(), timeZone)) : ''}`,
     });
   };
+
+  const sinceForm = (agent: Agent, day: string, value = `${day}T00:00`, error?: string): Html => html`<form class="panel" method="get" action="${agentPath(agent)}/undo" aria-labelledby="undo">
+<h2 id="undo">${t.agents.undoTitle}</h2>
+<div class="field"><label for="since">${t.agents.since}</label><input id="since" name="since" type="datetime-local" value="${value}" required${error ? html` aria-describedby="since-error"` : ''}>${error ? html`<p class="error" id="since-error">${error}</p>` : ''}</div>
+<button type="submit" class="secondary">${t.agents.preview}</button></form>`;
+
+  const entryLine = (entry: SessionEntry): Html => html`${entry.tool} · ${entry.targetType} ${entry.targetId} · ${formatDate(entry.at, timeZone)}`;
+
+  const choice = (entry: SessionEntry): Html => {
+    if (entry.status === 'not_revertible') {
+      return html`<li><span>${entryLine(entry)}</span><br><small>${t.agents.notRevertible}: ${entry.reason ?? ''}</small></li>`;
+    }
+    const conflict = entry.status === 'conflict';
+    return html`<li><label class="choice"><input type="checkbox" name="${conflict ? 'accept' : 'entry'}" value="${entry.id}"${conflict ? '' : html` checked`}> <span>${entryLine(entry)}</span></label>
+${conflict ? html`<small class="conflict">${t.agents.conflict} ${entry.laterChanges.map((change) => `${change.actorName} (${change.tool}, ${formatDate(change.at, timeZone)})`).join('; ')}</small>` : ''}</li>`;
+  };
+
+  const undoPage = async (request: FastifyRequest<{ Params: { agent: string }; Querystring: { since?: string } }>, reply: FastifyReply, who: SignedIn, problem?: Html) => {
+    const { agent: id } = request.params;
+    const agent = isAgent(id) ? await findAgent(db, id, dayStart()) : undefined;
+    if (!agent) return sendAdminPage(reply, { title: t.notFound, viewer: who.viewer, main: problemBox(t.agents.notFound) }, 404);
+    const since = request.query.since ?? '';
+    if (!LOCAL_TIME.test(since)) {
+      return sendAdminPage(reply, { title: t.agents.undoTitle, current: 'agents', viewer: who.viewer, main: sinceForm(agent.agent, today(clock(), timeZone), since, t.agents.badSince) }, 400);
+    }
+    const { entries } = await previewSessionUndo(db, agent.agent, localInstant(since, timeZone));
+    return sendAdminPage(reply, {
+      title: `${t.agents.undoTitle} · ${agent.name}`, current: 'agents', viewer: who.viewer,
+      main: html`<p><a href="${agentPath(agent.agent)}">${agent.name}</a></p><h1>${t.agents.undoTitle}</h1>${problem ?? ''}
+${sinceForm(agent.agent, since.slice(0, 10), since)}
+${entries.length === 0 ? html`<p>${t.agents.nothing}</p>` : html`<form method="post" action="${agentPath(agent.agent)}/undo?since=${encodeURIComponent(since)}">${csrfField(who.viewer)}
+<p>${t.agents.undoLead}</p><fieldset class="session"><legend>${t.agents.chosen}</legend><ul class="session">${entries.map(choice)}</ul></fieldset>
+<button type="submit" class="danger">${t.agents.apply}</button></form>`}`,
+    }, problem ? 422 : 200);
+  };
+
+  app.get<{ Params: { agent: string }; Querystring: { since?: string } }>('/admin/agents/:agent/undo', async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    return undoPage(request, reply, who);
+  });
+
+  app.post<{ Params: { agent: string }; Querystring: { since?: string }; Body: Form }>('/admin/agents/:agent/undo', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    const list = (value: string | string[] | undefined) => [value ?? []].flat();
+    const accepted = list(request.body.accept);
+    const outcome = await callTool(deps, request, who.actor, 'audit.undo_session', {
+      agent: request.params.agent, entryIds: [...list(request.body.entry), ...accepted], acceptConflicts: accepted,
+    });
+    if (!outcome.ok) {
+      const refusal = refusalOf(outcome.problem);
+      return undoPage(request, reply, who, problemBox(refusal.detail, refusal.resolution));
+    }
+    const { reverted } = outcome.result as { reverted: unknown[] };
+    return reply.redirect(`${agentPath(request.params.agent as Agent)}?done=undone&count=${reverted.length}`, 303);
+  });
 
   app.get<{ Params: { agent: string }; Querystring: Query }>('/admin/agents/:agent', detail);
 
