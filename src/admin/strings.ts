@@ -133,7 +133,7 @@ export const t = {
     pause: 'Pause', resume: 'Resume', pausedDone: 'The agent is paused: every call it makes is refused.', resumedDone: 'The agent can call again.',
     resumeOwnerOnly: 'Only an owner resumes a paused agent.', mayNotPause: 'Only an owner or a manager pauses agents.',
     notFound: 'There is no such agent: the key may have been revoked or the app disconnected.', activity: 'Its changes in Activity',
-    undoTitle: 'Undo this agent\'s changes', since: 'Since (shop time)', preview: 'Show what would be undone',
+    undoTitle: 'Undo this agent\'s changes', otherTime: 'From another time', since: 'Since (shop time)', preview: 'Show what would be undone',
     undoLead: 'Every change below is undone in one go, newest first, or none is. Afterwards Activity shows the undo as one entry, which you can revert to bring the changes back.',
     conflict: 'Changed afterwards by someone else: left out unless you tick it, which also undoes those later changes.',
     notRevertible: 'Cannot be undone here', chosen: 'Changes to undo', apply: 'Undo the ticked changes',

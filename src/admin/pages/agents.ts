@@ -100,8 +100,9 @@ ${hasScope(who.actor, 'audit:revert') ? sinceForm(agent.agent, today(clock(), ti
     });
   };
 
-  const sinceForm = (agent: Agent, day: string, value = `${day}T00:00`, error?: string): Html => html`<form class="panel" method="get" action="${agentPath(agent)}/undo" aria-labelledby="undo">
-<h2 id="undo">${t.agents.undoTitle}</h2>
+  /** On the agent's page it opens the undo; on the preview it asks again from another time. */
+  const sinceForm = (agent: Agent, day: string, value = `${day}T00:00`, error?: string, heading: string = t.agents.undoTitle): Html => html`<form class="panel" method="get" action="${agentPath(agent)}/undo" aria-labelledby="undo">
+<h2 id="undo">${heading}</h2>
 <div class="field"><label for="since">${t.agents.since}</label><input id="since" name="since" type="datetime-local" value="${value}" required${error ? html` aria-describedby="since-error"` : ''}>${error ? html`<p class="error" id="since-error">${error}</p>` : ''}</div>
 <button type="submit" class="secondary">${t.agents.preview}</button></form>`;
 
@@ -128,7 +129,7 @@ ${conflict ? html`<small class="conflict">${t.agents.conflict} ${entry.laterChan
     return sendAdminPage(reply, {
       title: `${t.agents.undoTitle} · ${agent.name}`, current: 'agents', viewer: who.viewer,
       main: html`<p><a href="${agentPath(agent.agent)}">${agent.name}</a></p><h1>${t.agents.undoTitle}</h1>${problem ?? ''}
-${sinceForm(agent.agent, since.slice(0, 10), since)}
+${sinceForm(agent.agent, since.slice(0, 10), since, undefined, t.agents.otherTime)}
 ${entries.length === 0 ? html`<p>${t.agents.nothing}</p>` : html`<form method="post" action="${agentPath(agent.agent)}/undo?since=${encodeURIComponent(since)}">${csrfField(who.viewer)}
 <p>${t.agents.undoLead}</p><fieldset class="session"><legend>${t.agents.chosen}</legend><ul class="session">${entries.map(choice)}</ul></fieldset>
 <button type="submit" class="danger">${t.agents.apply}</button></form>`}`,
