@@ -24,7 +24,7 @@ export type SessionEntry = {
   /** ready: undone by default; conflict: someone else changed the target since; not_revertible: never undone here. */
   status: 'ready' | 'conflict' | 'not_revertible';
   reason: string | null;
-  /** Changes to the same target after this entry, by anyone but this agent, still in effect. */
+  /** Changes to the same target after this entry, by anyone but this agent, still in effect (reverts not counted). */
   laterChanges: LaterChange[];
 };
 
@@ -56,7 +56,9 @@ async function laterChangesOf(db: Queryable, entry: Entry, agentIds: string[]): 
     eq(auditEntries.targetId, entry.targetId),
     eq(auditEntries.targetType, entry.targetType),
     gt(auditEntries.at, entry.at),
+    // A change someone took back, and the revert that took it back, leave the target as this entry left it.
     isNull(auditEntries.revertedBy),
+    isNull(auditEntries.revertOf),
     agentIds.length === 0 ? undefined : or(isNull(auditEntries.actorKeyId), notInArray(auditEntries.actorKeyId, agentIds)),
   )).orderBy(desc(auditEntries.at), desc(auditEntries.id));
 }

@@ -66,6 +66,20 @@ describe('audit.undo_session', () => {
     expect(await preview()).toEqual([]);
   });
 
+  it('counts no conflict where a person changed the target and took the change back', async () => {
+    const slug = uniqueSlug('back');
+    await t.call('categories.upsert', { slug, name: 'Agent' }, asBot());
+    await t.call('categories.upsert', { slug, name: 'Person' }, master);
+    const [personal] = (await t.call('audit.list', { actorName: 'master', tool: 'categories.upsert', limit: 1 }, master)).body.result;
+    expect((await t.call('audit.revert', { entryId: personal.id }, master)).status).toBe(200);
+
+    const entries = await preview();
+    expect(entries.map((entry) => entry.status)).toEqual(['ready']);
+    const undone = await t.call('audit.undo_session', { agent: bot.agent, entryIds: entries.map((entry) => entry.id) }, master);
+    expect(undone.status, JSON.stringify(undone.body)).toBe(200);
+    expect(await category(slug)).toBeUndefined();
+  });
+
   it('is all or nothing: one entry that cannot be reverted leaves every other as it was', async () => {
     const kept = uniqueSlug('kept');
     const used = uniqueSlug('used');
