@@ -157,7 +157,7 @@ export function activityRoutes(app: FastifyInstance, deps: AppDeps): void {
       callTool(deps, request, who.actor, 'audit.list', listInput(filters)),
       readSettings(deps.runtime.db),
       // Filtered to one agent, the page offers to undo its session from the agent's page.
-      canRevert && actorName ? agentActing(deps.runtime.db, actorName, new Date()) : undefined,
+      canRevert && actorName ? agentActing(deps.runtime.db, actorName, deps.runtime.clock()) : undefined,
     ]);
     const money = (minor: number) => formatMoney(minor, currency);
     const entries = outcome.ok ? outcome.result as AuditEntry[] : [];
