@@ -22,19 +22,23 @@ const USAGE = `Usage: butik <command>
   keys list
   keys rotate ID
   keys revoke ID
+  keys pause NAME|ID                      refuse every call of this key (403 agent_paused) until it is resumed
+  keys resume NAME|ID                     let a paused key call again
   import <dir|file.csv>… [--currency CODE] [--category SLUG] [--dry-run]
                                           load products, stock, discounts, shipping rates, promotions and
                                           customers from CSV files (butik import --help)
   oauth list                              applications connected over OAuth, with their grants and live tokens
   oauth revoke CLIENT_ID                  disconnect an application: its client, grants and tokens are deleted
   oauth revoke --grant GRANT_ID           end one grant and every token issued under it
+  oauth pause CLIENT_ID                   refuse every call of this application until it is resumed
+  oauth resume CLIENT_ID                  let a paused application call again
 ${STAFF_USAGE}
   signing-keys rotate                     UCP: publish a new key, signing from five minutes on; the old ones stay published
   signing-keys retire KID [--compromised] UCP: stop publishing a key seven days after its successor took over
                                           (--compromised: at once)
 
 Configuration comes from the environment (README, "Configuration"). While a server holds the embedded
-database, "oauth" commands run through that server (with the master key from the data directory).`;
+database, "oauth" and "keys pause|resume" commands run through that server (with the master key from the data directory).`;
 
 async function serve(): Promise<void> {
   const config = loadConfig();
@@ -122,6 +126,8 @@ function parseKeysCommand(args: string[]): KeysCommand {
 }
 
 async function keys(args: string[]): Promise<void> {
+  const [action, name] = args;
+  if (action === 'pause' || action === 'resume') return pauseKey(action, name);
   const command = parseKeysCommand(args);
   const config = loadConfig();
   const database = await openConfiguredDatabase(config);
@@ -159,6 +165,14 @@ async function keys(args: string[]): Promise<void> {
   }
 }
 
+/** `keys pause|resume NAME`: an owner command, so it also works beside a running server on the embedded database. */
+async function pauseKey(action: 'pause' | 'resume', key: string | undefined): Promise<void> {
+  if (!key) throw new UsageError(`Give the key's name or id: butik keys ${action} NAME`);
+  const config = loadConfig();
+  const result = await runOwnerCommand(config, `keys.${action}`, { key }, () => openConfiguredDatabase(config));
+  console.log(JSON.stringify(result, null, 2));
+}
+
 /** The UCP signing keys (docs/ucp.md#signing-keys): rotation adds a key, retiring one takes it out of /.well-known/ucp. */
 async function signingKeys(args: string[]): Promise<void> {
   const [action, kid, flag] = args;
@@ -191,7 +205,7 @@ function readOAuthFlags(args: string[]) {
   }
 }
 
-/** `oauth list|revoke`: the owner's view of connected applications, also while `serve` holds the database. */
+/** `oauth list|revoke|pause|resume`: the owner's view of connected applications, also while `serve` holds the database. */
 async function oauth(args: string[]): Promise<void> {
   const [action, ...rest] = args;
   const { values, positionals } = readOAuthFlags(rest);
@@ -199,8 +213,12 @@ async function oauth(args: string[]): Promise<void> {
   const invocation = action === 'list' ? { name: 'oauth.list', input: {} }
     : action === 'revoke' && values.grant ? { name: 'oauth.revoke-grant', input: { grantId: values.grant } }
       : action === 'revoke' && clientId ? { name: 'oauth.revoke-client', input: { clientId } }
-        : undefined;
-  if (!invocation) throw new UsageError(action === 'revoke' ? 'Give the client id or --grant GRANT_ID: butik oauth revoke CLIENT_ID' : USAGE);
+        : (action === 'pause' || action === 'resume') && clientId ? { name: `oauth.${action}`, input: { clientId } }
+          : undefined;
+  if (!invocation) {
+    throw new UsageError(action === 'revoke' ? 'Give the client id or --grant GRANT_ID: butik oauth revoke CLIENT_ID'
+      : action === 'pause' || action === 'resume' ? `Give the client id: butik oauth ${action} CLIENT_ID` : USAGE);
+  }
   const config = loadConfig();
   const result = await runOwnerCommand(config, invocation.name, invocation.input, () => openConfiguredDatabase(config));
   console.log(JSON.stringify(result, null, 2));

@@ -6,7 +6,8 @@ export type Actor =
   | { kind: 'anonymous'; ip: string }
   | { kind: 'master' }
   | { kind: 'cli' }
-  | { kind: 'key'; keyId: string; name: string; scopes: ReadonlySet<Scope> }
+  /** An API key, or an OAuth grant acting as one (then `clientId` names the application it was granted to). */
+  | { kind: 'key'; keyId: string; name: string; scopes: ReadonlySet<Scope>; clientId?: string }
   /** A person signed in to /admin; their role decides the scopes (staff-roles.ts). */
   | { kind: 'staff'; staffId: string; email: string; role: StaffRole; scopes: ReadonlySet<Scope> };
 

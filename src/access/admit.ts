@@ -41,7 +41,8 @@ export async function admit(
   if (preauth.exceeded) return limited(preauth, [preauth]);
   const auth = await gate.authenticator.authenticate(credentials.token, { audience: request.audience });
   if (!auth.ok) {
-    return { ok: false, rate: [preauth], error: new ToolError('unauthorized', auth.detail, { invalidToken: true }) };
+    const error = auth.paused ? new ToolError('agent_paused', auth.detail) : new ToolError('unauthorized', auth.detail, { invalidToken: true });
+    return { ok: false, rate: [preauth], error };
   }
   // A key that authenticated is limited by its own policy: the pre-authentication point goes back, so only
   // unknown, malformed or revoked keys use up an IP's preauth allowance (one client, many valid requests).

@@ -4,6 +4,7 @@ import type { Db } from '../db/client.ts';
 import { apiKeys } from '../db/schema.ts';
 import type { Log } from '../log.ts';
 import type { Actor } from './actor.ts';
+import { pauseOf, pausedDetail } from './agent-pauses.ts';
 import { KEY_PATTERN, hashSecret } from './api-keys.ts';
 import { localKeyInvalidation } from './key-invalidation.ts';
 import type { KeyInvalidation } from './key-invalidation.ts';
@@ -16,7 +17,8 @@ export type Credentials =
 
 export type Authentication =
   | { ok: true; actor: Actor }
-  | { ok: false; detail: string };
+  /** `paused`: the credential is good, but a person has paused its agent (access/agent-pauses.ts). */
+  | { ok: false; detail: string; paused?: boolean };
 
 const BEARER = /^Bearer(?:\s+(.*))?$/i;
 /** lastUsedAt is a hint, not a log: write it at most this often per key. */
@@ -115,6 +117,12 @@ export function createAuthenticator(options: {
     return entry;
   }
 
+  /** The pause check rides on the same in-memory state as the shop settings: no database round trip per call. */
+  async function unlessPaused(actor: Actor): Promise<Authentication> {
+    const pause = await pauseOf(options.db, actor);
+    return pause ? { ok: false, detail: pausedDetail(pause), paused: true } : { ok: true, actor };
+  }
+
   return {
     async authenticate(token, presentation = {}) {
       if (!token) return { ok: false, detail: 'The Authorization header names Bearer but carries no key.' };
@@ -124,7 +132,7 @@ export function createAuthenticator(options: {
       const keyShaped = KEY_PATTERN.test(token);
       if (!keyShaped && audience !== undefined) {
         const viaOAuth = await options.verifyOAuthToken?.(token, audience);
-        if (viaOAuth) return viaOAuth;
+        if (viaOAuth) return viaOAuth.ok ? unlessPaused(viaOAuth.actor) : viaOAuth;
       }
       // A token of the wrong shape cannot be a key: answer without touching the database.
       if (!keyShaped) return { ok: false, detail: 'The API key is malformed.' };
@@ -135,7 +143,7 @@ export function createAuthenticator(options: {
       if (row.revokedAt) return { ok: false, detail: 'The API key has been revoked.' };
       if (row.expiresAt && row.expiresAt <= now) return { ok: false, detail: 'The API key has expired.' };
       touch(row.id, now);
-      return { ok: true, actor: { kind: 'key', keyId: row.id, name: row.name, scopes: found.scopes } };
+      return unlessPaused({ kind: 'key', keyId: row.id, name: row.name, scopes: found.scopes });
     },
     forget(keyId) {
       drop(keyId);

@@ -29,3 +29,15 @@ export function scopesOfRole(role: StaffRole): ReadonlySet<Scope> {
 export function managesAccess(role: StaffRole): boolean {
   return role === 'owner';
 }
+
+/**
+ * Pausing an agent is a brake anyone running the shop day to day may pull (owner, manager); letting it call
+ * again gives it back its authority, which, like issuing a key, is the owner's alone.
+ */
+export function pausesAgents(role: StaffRole): boolean {
+  return role === 'owner' || role === 'manager';
+}
+
+export function resumesAgents(role: StaffRole): boolean {
+  return role === 'owner';
+}

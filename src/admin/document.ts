@@ -51,6 +51,7 @@ const NAV: ReadonlyArray<{ key: NavItem; href: string; ownerOnly?: boolean }> = 
   { key: 'discounts', href: '/admin/discounts' },
   { key: 'pages', href: '/admin/pages' },
   { key: 'services', href: '/admin/services' },
+  { key: 'agents', href: '/admin/agents' },
   { key: 'keys', href: '/admin/keys', ownerOnly: true },
   { key: 'apps', href: '/admin/apps', ownerOnly: true },
   { key: 'settings', href: '/admin/settings' },

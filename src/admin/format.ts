@@ -19,6 +19,14 @@ export function startOfDay(day: string, timeZone: string): Date {
   return new Date(guess.getTime() - (shown.getTime() - utc.getTime()));
 }
 
+/** A wall-clock time (YYYY-MM-DDTHH:MM, as a datetime-local field sends it) in the shop's time zone, as an instant. */
+export function localInstant(local: string, timeZone: string): Date {
+  const guess = new Date(`${local}:00Z`);
+  const shown = new Date(guess.toLocaleString('en-US', { timeZone }));
+  const utc = new Date(guess.toLocaleString('en-US', { timeZone: 'UTC' }));
+  return new Date(guess.getTime() - (shown.getTime() - utc.getTime()));
+}
+
 /** Today's date (YYYY-MM-DD) in the shop's time zone. */
 export function today(now: Date, timeZone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);

@@ -7,6 +7,7 @@ import { CSS_TYPE } from '../edge/html/stylesheet.ts';
 import { ConsoleRefusal } from './call.ts';
 import { ADMIN_HEADERS, ADMIN_POLICY, problemBox, sendAdminPage } from './document.ts';
 import { activityRoutes } from './pages/activity.ts';
+import { agentPages } from './pages/agents.ts';
 import { appsPages } from './pages/apps.ts';
 import { categoryPages } from './pages/categories.ts';
 import { discountPages } from './pages/discounts.ts';
@@ -77,6 +78,7 @@ export const adminRoutes: FastifyPluginAsync<{ deps: AppDeps; masterKey: string 
   pagePreviewRoutes(app, deps);
   servicePages(app, deps);
   appsPages(app, deps);
+  agentPages(app, deps);
   settingsPages(app, deps);
   // Its own scope: only the upload route parses multipart bodies.
   await app.register(async (scope) => importPages(scope, deps, masterKey));

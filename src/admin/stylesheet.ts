@@ -40,6 +40,10 @@ button.danger{background:#b32d2e;border-color:#b32d2e}
 table{border-collapse:collapse;width:100%;background:#fff}
 th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #dcdcde;vertical-align:top;overflow-wrap:anywhere}
 .num{text-align:right;white-space:nowrap}
+.nowrap{white-space:nowrap}
+fieldset.session{border:1px solid #c3c4c7;border-radius:4px;padding:8px 12px;margin:0 0 12px;min-width:0;background:#fff}
+ul.session{list-style:none;padding:0;margin:0}ul.session li{padding:6px 0;border-bottom:1px solid #dcdcde;overflow-wrap:anywhere}
+.choice{font-weight:400;display:flex;gap:6px;align-items:flex-start}.conflict{color:#8a2424;display:block}
 .diff td:nth-child(2){background:#fcf0f1}.diff td:nth-child(3){background:#edfaef}
 .entry{background:#fff;border:1px solid #c3c4c7;border-radius:4px;padding:12px;margin-bottom:12px}
 .entry h2{margin-top:0}

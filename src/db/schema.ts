@@ -129,6 +129,17 @@ export const apiKeys = pgTable('api_keys', {
   revokedAt: at('revoked_at'),
 }, (t) => [uniqueIndex('api_keys_hash_idx').on(t.hash)]);
 
+/**
+ * Agents a person has paused: `key:<api key id>` or `app:<OAuth client id>`. A row here refuses every call of
+ * that agent (access/agent-pauses.ts); every instance keeps the table in memory and drops it on the change feed.
+ */
+export const agentPauses = pgTable('agent_pauses', {
+  agent: text('agent').primaryKey(),
+  pausedAt: at('paused_at').notNull(),
+  /** The person (or the master key) who paused it, as audit entries name actors. */
+  pausedBy: text('paused_by').notNull(),
+});
+
 export const STAFF_ROLES = ['owner', 'manager', 'viewer'] as const;
 
 /** People who sign in to /admin; a role stands for a set of tool scopes (access/staff-roles.ts). */

@@ -32,6 +32,11 @@ export const PROBLEMS = {
     title: 'API key lacks the required scope',
     resolution: 'Use a key that holds the scope named in detail, or ask the shop operator to issue one; an OAuth host authorizes again asking for that scope (WWW-Authenticate names it). Do not retry with the same key or token.',
   },
+  agent_paused: {
+    status: 403,
+    title: 'Agent paused by a person',
+    resolution: 'A person at the shop paused this agent (its API key or OAuth application); every call is refused until the shop owner resumes it in the console (/admin/agents) or with "butik keys resume" / "butik oauth resume". Do not retry: tell the person you act for, and wait until they have resumed you.',
+  },
   origin_not_allowed: {
     status: 403,
     title: 'Origin not allowed',

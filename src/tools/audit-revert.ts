@@ -14,16 +14,22 @@ type Db = ToolContext['db'];
 export type RevertResult = { revertedEntryId: string; entryId: string };
 
 /**
+ * `redo`: the entry records a revert, made by a session undo (audit-session.ts), and is itself undone because
+ * that whole batch is: the change it reverted comes back, and its entry counts as not reverted again.
+ */
+export type RevertOptions = { redo?: boolean };
+
+/**
  * Puts the entry's `before` snapshot back, in the caller's transaction, and records that
  * as an entry of its own. The entry and the target row stay locked from the check to the restore,
  * so two reverts of one entry, or a revert racing an edit, cannot both pass.
  */
-export async function revertEntry(ctx: ToolContext, entryId: string): Promise<RevertResult> {
+export async function revertEntry(ctx: ToolContext, entryId: string, options: RevertOptions = {}): Promise<RevertResult> {
   const [entry] = await ctx.db.select().from(auditEntries).where(eq(auditEntries.id, entryId)).for('update');
   if (!entry) {
     throw new ToolError('not_found', `No audit entry with id "${entryId}"; audit.list shows recent entries and their ids.`);
   }
-  const target = revertibleTarget(ctx, entry);
+  const target = revertibleTarget(ctx, entry, options);
   const before = snapshotOf(entry, entry.before);
   const after = snapshotOf(entry, entry.after);
   if (before === null && after === null) throw refuse(`Entry ${entry.id} (${entry.tool}) changed nothing that could be restored.`);
@@ -39,6 +45,9 @@ export async function revertEntry(ctx: ToolContext, entryId: string): Promise<Re
     revertOf: entry.id,
   });
   await ctx.db.update(auditEntries).set({ revertedBy: revertId }).where(eq(auditEntries.id, entry.id));
+  if (options.redo && entry.revertOf !== null) {
+    await ctx.db.update(auditEntries).set({ revertedBy: null }).where(eq(auditEntries.id, entry.revertOf));
+  }
   return { revertedEntryId: entry.id, entryId: revertId };
 }
 
@@ -47,8 +56,8 @@ function refuse(detail: string): ToolError {
 }
 
 /** The table to restore into, once the entry is one this actor may revert (revert-rights.ts). */
-function revertibleTarget(ctx: ToolContext, entry: Entry): RevertTarget {
-  const refusal = revertRefusal(ctx.actor, entry);
+function revertibleTarget(ctx: ToolContext, entry: Entry, options: RevertOptions): RevertTarget {
+  const refusal = revertRefusal(ctx.actor, entry, options);
   if (refusal) throw refusal;
   const target = revertTargetFor(entry.targetType);
   if (!target) throw new Error('revertRefusal admits only entries of a revert target');

@@ -5,7 +5,7 @@ import { auditEntries, categories, discounts, pages, products, services } from '
 import type { Queryable } from '../db/client.ts';
 import { normalizeCode } from '../schema/discount.ts';
 import { Id, JsonObject, SlugRef, Timestamp, jsonObjectOrNull, toIso } from '../schema/common.ts';
-import { revertEntry } from './audit-revert.ts';
+import { SESSION_MAX_ENTRIES, revertAnyEntry, undoSession } from './audit-session.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
 
@@ -106,7 +106,8 @@ export const revertAudit = defineTool({
     + 'product, category, discount, page, service, setting, feature flag or announcement, removes a row the change '
     + 'created. Refused with 422 not_revertible for order changes, entries already reverted or that record a revert, '
     + 'and targets changed since. Besides audit:revert it needs the scope of the tool that made the entry (403 '
-    + 'insufficient_scope names it); entries of the import are the shop owner\'s alone. The revert is itself audited.',
+    + 'insufficient_scope names it); entries of the import are the shop owner\'s alone. The revert is itself audited; '
+    + 'on an audit.undo_session entry it redoes that session.',
   scope: 'audit:revert',
   annotations: write('Revert audit entry', { idempotent: false, destructive: true }),
   input: z.strictObject({ entryId: Id.meta({ description: 'The id of the entry to undo, from audit.list.' }) })
@@ -115,7 +116,27 @@ export const revertAudit = defineTool({
     revertedEntryId: Id.meta({ description: 'The entry that was undone.' }),
     entryId: Id.meta({ description: 'The new entry that records the revert.' }),
   }),
-  handler: ({ entryId }, ctx) => revertEntry(ctx, entryId),
+  handler: ({ entryId }, ctx) => revertAnyEntry(ctx, entryId),
 });
 
-export const auditTools: AnyTool[] = [listAudit, revertAudit];
+const AgentId = z.string().min(5).max(300).meta({ description: 'key:<API key id> or app:<OAuth client id>.' });
+
+export const undoSessionTool = defineTool({
+  name: 'audit.undo_session',
+  description: 'For people (console, master key): undo chosen entries of one agent in one transaction, newest first, as one entry '
+    + 'audit.revert can undo. An entry whose target others changed since needs acceptConflicts, and undoes their changes too.',
+  scope: 'audit:revert',
+  annotations: write('Undo an agent session', { idempotent: false, destructive: true }),
+  input: z.strictObject({
+    agent: AgentId,
+    entryIds: z.array(Id).min(1).max(SESSION_MAX_ENTRIES).meta({ description: 'The agent\'s entries to undo (audit.list).' }),
+    acceptConflicts: z.array(Id).max(SESSION_MAX_ENTRIES).default([]).meta({ description: 'Those of entryIds whose later changes by others may be undone too.' }),
+  }).meta({ examples: [{ agent: 'key:0193a5c4-7d1e-7c3a-9f2b-3e4d5c6b7a81', entryIds: ['0193a5c4-7d1e-7c3a-9f2b-3e4d5c6b7a82'] }] }),
+  output: z.strictObject({
+    batchEntryId: Id.meta({ description: 'The entry recording the undo; audit.revert on it brings the changes back.' }),
+    reverted: z.array(z.strictObject({ entryId: Id, revertEntryId: Id })),
+  }),
+  handler: (input, ctx) => undoSession(ctx, input),
+});
+
+export const auditTools: AnyTool[] = [listAudit, revertAudit, undoSessionTool];

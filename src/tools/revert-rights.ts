@@ -5,6 +5,7 @@ import { managesAccess, scopesOfRole } from '../access/staff-roles.ts';
 import type { StaffRole } from '../access/staff-roles.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { revertTargetFor } from './audit-targets.ts';
+import type { RevertOptions } from './audit-revert.ts';
 import { ALL_TOOLS } from './registry.ts';
 
 /** What of an audit entry decides whether it may be reverted, and by whom. */
@@ -21,8 +22,8 @@ export type RevertCandidate = {
  * scope of the tool that made it (a person's role gives their scopes). A change made by anything that is not a
  * tool (the import) or by a tool this version no longer has is the shop owner's alone to revert.
  */
-export function revertRefusal(actor: Actor, entry: RevertCandidate): ToolError | undefined {
-  return cannotRevert(entry) ?? mayNotRevert(actor, entry);
+export function revertRefusal(actor: Actor, entry: RevertCandidate, options: RevertOptions = {}): ToolError | undefined {
+  return cannotRevert(entry, options) ?? mayNotRevert(actor, entry);
 }
 
 function notRevertible(detail: string): ToolError {
@@ -30,7 +31,7 @@ function notRevertible(detail: string): ToolError {
 }
 
 /** Entries nobody can revert. */
-function cannotRevert(entry: RevertCandidate): ToolError | undefined {
+function cannotRevert(entry: RevertCandidate, options: RevertOptions): ToolError | undefined {
   if (entry.targetType === 'order') {
     return notRevertible(`Entry ${entry.id} (${entry.tool}) changed order ${entry.targetId}; order changes cannot be reverted `
       + 'because stock, discount uses and payments moved with them. Use orders.update_status to move the order to one of '
@@ -40,7 +41,7 @@ function cannotRevert(entry: RevertCandidate): ToolError | undefined {
     return notRevertible(`Entry ${entry.id} (${entry.tool}) changed a ${entry.targetType}, which audit.revert cannot restore. `
       + `Make the change you want with the ${entry.targetType} tools instead.`);
   }
-  if (entry.revertOf !== null) {
+  if (entry.revertOf !== null && !options.redo) {
     return notRevertible(`Entry ${entry.id} records the revert of entry ${entry.revertOf} and cannot itself be reverted. `
       + 'To redo the original change, make it again with the tool named by that entry (audit.list shows it).');
   }

@@ -4,6 +4,7 @@ import { readCredentials } from '../access/authenticate.ts';
 import type { Gate } from '../access/admit.ts';
 import { UCP_SCOPE } from '../access/scopes.ts';
 import type { Scope } from '../access/scopes.ts';
+import { PROBLEMS } from '../errors/problems.ts';
 import { UcpError } from './errors.ts';
 import { withLinkedBuyer } from './linked-buyer.ts';
 import { trustedPlatform } from './trusted-platforms.ts';
@@ -48,6 +49,7 @@ export async function keyCaller(gate: Gate, ip: string, headers: CredentialHeade
     throw new UcpError(429, 'RATE_LIMITED', `Too many attempts with unknown keys; retry in ${preauth.resetSeconds} seconds.`, { retryAfter: preauth.resetSeconds });
   }
   const authenticated = await gate.authenticator.authenticate(token);
+  if (authenticated.ok === false && authenticated.paused) throw new UcpError(403, 'AGENT_PAUSED', `${authenticated.detail} ${PROBLEMS.agent_paused.resolution}`);
   if (!authenticated.ok) throw new UcpError(401, 'UNAUTHORIZED', authenticated.detail);
   await gate.limiter.reward('preauth', ip, preauth);
   const { actor } = authenticated;

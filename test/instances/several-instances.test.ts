@@ -112,6 +112,24 @@ describe.runIf(DATABASE_URL && REDIS_URL)('several instances on one PostgreSQL a
     }
   });
 
+  it('honour a pause made through one on the other within a second, and a resume made through the other', async () => {
+    const [a, b] = instances;
+    if (!a || !b) throw new Error('instances missing');
+    const owner = { 'content-type': 'application/json', authorization: `Bearer ${MASTER_KEY}` };
+    const created = await fetch(`${a.url}/api/v1/keys`, { method: 'POST', headers: owner, body: JSON.stringify({ name: 'paused on a', scopes: ['orders:read'] }) });
+    const { key } = (await created.json()).result;
+    // B has looked the key up, so its cache holds it as not paused.
+    expect((await callTool(b, 'orders.list', {}, key)).status).toBe(200);
+
+    const paused = await fetch(`${a.url}/api/v1/commands/keys.pause`, { method: 'POST', headers: owner, body: JSON.stringify({ key: 'paused on a' }) });
+    expect(paused.status).toBe(200);
+    expect((await callTool(a, 'orders.list', {}, key)).body.code).toBe('agent_paused');
+    await expect.poll(async () => (await callTool(b, 'orders.list', {}, key)).body.code).toBe('agent_paused');
+
+    await fetch(`${b.url}/api/v1/commands/keys.resume`, { method: 'POST', headers: owner, body: JSON.stringify({ key: 'paused on a' }) });
+    await expect.poll(async () => (await callTool(a, 'orders.list', {}, key)).status).toBe(200);
+  });
+
   it('stop gracefully on SIGTERM with exit code 0', async () => {
     for (const instance of instances) instance.child.kill('SIGTERM');
     expect(await Promise.all(instances.map((instance) => instance.exited))).toEqual([0, 0]);

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasScope } from '../../access/actor.ts';
 import type { Actor } from '../../access/actor.ts';
+import { agentActing } from '../../access/agents.ts';
 import { PROBLEMS } from '../../errors/problems.ts';
 import type { ProblemCode } from '../../errors/problems.ts';
 import { html } from '../../edge/html/template.ts';
@@ -153,9 +155,12 @@ export function activityRoutes(app: FastifyInstance, deps: AppDeps): void {
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     const filters = request.query;
-    const [outcome, { currency }] = await Promise.all([
+    const actorName = filters.actor?.trim();
+    const [outcome, { currency }, agent] = await Promise.all([
       callTool(deps, request, who.actor, 'audit.list', listInput(filters)),
       readSettings(deps.runtime.db),
+      // Filtered to one agent, the page offers to undo its session from the agent's page.
+      hasScope(who.actor, 'audit:revert') && actorName ? agentActing(deps.runtime.db, actorName, deps.runtime.clock()) : undefined,
     ]);
     const money = (minor: number) => formatMoney(minor, currency);
     const entries = outcome.ok ? outcome.result as AuditEntry[] : [];
@@ -168,6 +173,7 @@ export function activityRoutes(app: FastifyInstance, deps: AppDeps): void {
 ${filters.done === 'reverted' ? noticeBox(t.activity.revertDone) : ''}
 ${outcome.ok ? '' : problemBox(refusalOf(outcome.problem).detail, refusalOf(outcome.problem).resolution)}
 ${filterForm(filters)}
+${agent ? html`<p><a href="/admin/agents/${encodeURIComponent(agent.agent)}#undo">${t.agents.undoFromActivity(agent.name)}</a></p>` : ''}
 ${entries.length === 0 ? html`<p>${t.none}</p>` : entries.map((entry) => entryView(entry, who.actor, timeZone, money))}
 <nav class="pager" aria-label="Pages">${filters.before ? html`<a href="/admin/activity?${new URLSearchParams(stripped(filters)).toString()}">${t.previous}</a>` : ''}${older ? html`<a href="${older}">${t.next}</a>` : ''}</nav>`,
     });
