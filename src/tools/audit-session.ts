@@ -8,6 +8,7 @@ import type { Queryable } from '../db/client.ts';
 import { auditEntries } from '../db/schema.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { toIso } from '../schema/common.ts';
+import { SESSION_MAX_ENTRIES } from './audit-limits.ts';
 import { revertEntry } from './audit-revert.ts';
 import { revertTargetFor } from './audit-targets.ts';
 
@@ -15,8 +16,6 @@ type Entry = typeof auditEntries.$inferSelect;
 
 /** The target type of the one entry that records a session undo; its target id is the agent. */
 export const BATCH_TARGET = 'audit_batch';
-/** More than a person can judge in one preview; an older part is undone in a second pass. */
-export const SESSION_MAX_ENTRIES = 500;
 
 export type LaterChange = { id: string; at: string; actorName: string; tool: string };
 export type SessionEntry = {

@@ -5,7 +5,8 @@ import { auditEntries, categories, discounts, pages, products, services } from '
 import type { Queryable } from '../db/client.ts';
 import { normalizeCode } from '../schema/discount.ts';
 import { Id, JsonObject, SlugRef, Timestamp, jsonObjectOrNull, toIso } from '../schema/common.ts';
-import { SESSION_MAX_ENTRIES, revertAnyEntry, undoSession } from './audit-session.ts';
+import { SESSION_MAX_ENTRIES } from './audit-limits.ts';
+import { revertAnyEntry, undoSession } from './audit-session.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
 
