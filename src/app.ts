@@ -98,7 +98,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const clock = options.clock ?? (() => new Date());
   // Commerce announces order changes here; only the UCP module listens, and only while UCP is on (below).
   const events: OrderEventHub = orderEvents();
-  const runtime: ToolRuntime = { db: database.db, log: app.log, clock, baseUrl, orderEvents: events };
+  const runtime: ToolRuntime = { db: database.db, log: app.log, clock, baseUrl, orderEvents: events, timeZone: config.admin.timeZone };
   const limiter = options.limiter ?? rateLimiterFromConfig(config, app.log);
   const oauth = createOAuthServer({ db: database.db, baseUrl: () => baseUrl, trustProxy: config.trustProxy, ucp: config.ucp.mode !== 'off' });
   const invalidation = config.redisUrl

@@ -6,7 +6,8 @@ export type Actor =
   | { kind: 'anonymous'; ip: string }
   | { kind: 'master' }
   | { kind: 'cli' }
-  | { kind: 'key'; keyId: string; name: string; scopes: ReadonlySet<Scope> }
+  /** An API key, or an OAuth grant acting as one (then `clientId` names the connected application). */
+  | { kind: 'key'; keyId: string; name: string; scopes: ReadonlySet<Scope>; clientId?: string }
   /** A person signed in to /admin; their role decides the scopes (staff-roles.ts). */
   | { kind: 'staff'; staffId: string; email: string; role: StaffRole; scopes: ReadonlySet<Scope> };
 
@@ -17,7 +18,12 @@ export function isOAuthGrant(actor: Actor): boolean {
   return actor.kind === 'key' && actor.keyId.startsWith(OAUTH_KEY_PREFIX);
 }
 
-export function hasScope(actor: Actor, scope: Scope): boolean {
+/** A tool every signed-in caller may call, for what is its own (its held calls): scope `any`. */
+export const ANY_CALLER = 'any';
+export type ToolScope = Scope | typeof ANY_CALLER;
+
+export function hasScope(actor: Actor, scope: ToolScope): boolean {
+  if (scope === ANY_CALLER) return actor.kind !== 'anonymous';
   switch (actor.kind) {
     case 'master':
     case 'cli':

@@ -60,7 +60,7 @@ export function createOAuthServer(options: { db: Db; baseUrl: () => string; trus
       // An OAuth grant acts as an API key with the granted scopes: same rate-limit policy, keyed by grant; the
       // audit actor names the client.
       const name = `oauth:${client.clientName ?? client.clientId}`;
-      return { ok: true, actor: { kind: 'key', keyId: `${OAUTH_KEY_PREFIX}${found.grantId ?? found.jti}`, name, scopes } };
+      return { ok: true, actor: { kind: 'key', keyId: `${OAUTH_KEY_PREFIX}${found.grantId ?? found.jti}`, name, scopes, clientId: client.clientId } };
     },
     async verifyBuyer(token, audience) {
       const refused = { ok: false, detail: 'The access token is not known, has expired, was revoked, or is not a linked buyer\'s token for UCP.' } as const;
