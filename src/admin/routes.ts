@@ -8,6 +8,7 @@ import { ConsoleRefusal } from './call.ts';
 import { ADMIN_HEADERS, ADMIN_POLICY, problemBox, sendAdminPage } from './document.ts';
 import { activityRoutes } from './pages/activity.ts';
 import { appsPages } from './pages/apps.ts';
+import { approvalPages } from './pages/approvals.ts';
 import { categoryPages } from './pages/categories.ts';
 import { discountPages } from './pages/discounts.ts';
 import { importPages } from './pages/import.ts';
@@ -77,6 +78,7 @@ export const adminRoutes: FastifyPluginAsync<{ deps: AppDeps; masterKey: string 
   pagePreviewRoutes(app, deps);
   servicePages(app, deps);
   appsPages(app, deps);
+  approvalPages(app, deps);
   settingsPages(app, deps);
   // Its own scope: only the upload route parses multipart bodies.
   await app.register(async (scope) => importPages(scope, deps));

@@ -4,7 +4,7 @@ export const t = {
   skip: 'Skip to content',
   nav: {
     label: 'Console', overview: 'Overview', activity: 'Activity', orders: 'Orders', products: 'Products', categories: 'Categories', keys: 'API keys',
-    discounts: 'Discounts', pages: 'Pages', services: 'Services', settings: 'Settings', import: 'Import', apps: 'Connected apps',
+    discounts: 'Discounts', pages: 'Pages', services: 'Services', settings: 'Settings', import: 'Import', apps: 'Connected apps', approvals: 'Approvals',
   },
   signedInAs: 'Signed in as',
   signOut: 'Sign out',
@@ -125,6 +125,15 @@ export const t = {
     noGrant: 'Registered, not yet approved', unnamed: '(no name)', revokeGrant: 'Revoke access', disconnect: 'Disconnect the app',
     revokedGrant: 'The access was revoked: its tokens stopped working.', disconnected: 'The app was disconnected: it has to register and be approved again.',
     ownerOnly: 'Only an owner manages connected apps.',
+  },
+  approvals: {
+    title: 'Approvals', waiting: 'waiting',
+    lead: 'Calls your agents made that a policy holds until a person approves them. Approving runs the exact arguments as the agent; if what the call changes was changed since, it fails and changes nothing.',
+    agent: 'Agent', tool: 'Tool', status: 'Status', reason: 'Why it waits', held: 'Held', expires: 'Expires', decided: 'Decided by',
+    arguments: 'Exact arguments', preview: 'What it changes', field: 'Field', now: 'When held', after: 'After approval', created: '(new record)',
+    note: 'Note for the agent (optional)', approve: 'Approve', deny: 'Deny', result: 'Result', problem: 'Why it failed',
+    approved: 'Approved: the call ran as the agent.', denied: 'Denied: the agent sees your note.', viewerOnly: 'Your role can see approvals but not decide them.',
+    noneWaiting: 'No calls are waiting.', policies: 'Which calls wait is set by the policy document (owners: butik policies show).',
   },
   forbidden: 'Your role does not allow this.',
 } as const;

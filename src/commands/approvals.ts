@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { approveHeldCall, denyHeldCall } from '../calls/approve.ts';
-import { allApprovals, viewOf } from '../policies/approvals.ts';
+import { allApprovals, approvalById, viewOf } from '../policies/approvals.ts';
 import type { ApprovalRow } from '../policies/approvals.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { defineCommand } from './command.ts';
@@ -17,8 +17,9 @@ function shown(row: ApprovalRow, baseUrl: string, now: Date) {
 export const approvalCommands = [
   defineCommand({
     name: 'approvals.list',
-    input: z.strictObject({}),
-    run: async (db, _input, { runtime, now }) => (await allApprovals(db, 100)).map((row) => shown(row, runtime.baseUrl, now)),
+    input: z.strictObject({ id: Id.optional() }),
+    run: async (db, input, { runtime, now }) => (input.id === undefined ? await allApprovals(db, 100) : [await approvalById(db, input.id)])
+      .map((row) => shown(row, runtime.baseUrl, now)),
   }),
   defineCommand({
     name: 'approvals.approve',

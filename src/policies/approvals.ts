@@ -171,6 +171,13 @@ export async function pendingApprovalCounts(db: Queryable, now: Date): Promise<M
   return new Map(rows.map((row) => [row.caller.replace(/^key:/, ''), Number(row.n)]));
 }
 
+/** How many calls wait for a person now: the console navigation's badge. */
+export async function pendingApprovalTotal(db: Queryable, now: Date): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(approvals)
+    .where(and(eq(approvals.status, 'pending'), sql`${approvals.expiresAt} > ${now}`));
+  return Number(row?.n ?? 0);
+}
+
 /** Writes `expired` on pending approvals past their time (reads already show them expired). */
 export async function expireApprovals(db: Queryable, now: Date): Promise<void> {
   await db.update(approvals).set({ status: 'expired' })
