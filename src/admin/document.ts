@@ -58,6 +58,7 @@ const NAV: ReadonlyArray<{ key: NavItem; href: string; ownerOnly?: boolean }> = 
   { key: 'services', href: '/admin/services' },
   { key: 'keys', href: '/admin/keys', ownerOnly: true },
   { key: 'apps', href: '/admin/apps', ownerOnly: true },
+  { key: 'policies', href: '/admin/policies', ownerOnly: true },
   { key: 'settings', href: '/admin/settings' },
   { key: 'import', href: '/admin/import', ownerOnly: true },
 ];

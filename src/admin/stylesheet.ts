@@ -64,6 +64,8 @@ dl.facts div{display:contents}dl.facts dt{font-weight:600}dl.facts dd{margin:0;o
 .status{font-weight:700}.status-pending{color:#8a4d00}.status-approved{color:#00702a}.status-denied,.status-failed{color:#b32d2e}
 pre{overflow-x:auto;background:#f6f7f7;padding:8px;border:1px solid #dcdcde;border-radius:4px}
 .decide{margin-top:12px}
+.rules{margin:0;padding-left:1.2em}.rules li{margin:4px 0}
+#policy-json{font-family:ui-monospace,monospace;min-height:14rem}
 caption{text-align:left;font-weight:600;padding:4px 0}
 .hint{margin:-8px 0 12px;color:#50575e}
 .field .hint{margin:4px 0 0}

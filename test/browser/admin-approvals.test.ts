@@ -118,3 +118,42 @@ describe.skipIf(MISSING)('approvals in the console', () => {
     }
   }, 120_000);
 });
+
+describe.skipIf(MISSING)('policies in the console', () => {
+  it('saves a checked document, and gives a refused one back with what is wrong, changing nothing', async () => {
+    const page = await signedInPage(browser!, origin, 'olga@shop.dk');
+    try {
+      await page.goto(`${origin}/admin/policies`);
+      expect(await page.locator('.rules').textContent()).toContain('a price cut of more than 20 %');
+      const next = { rules: [{ kind: 'price_drop', percentOver: 20 }, { kind: 'discount_over', percentOver: 30 }, { kind: 'refund', keys: ['pricing-bot'] }] };
+      await page.getByLabel('Policy document (JSON)').fill(JSON.stringify(next));
+      await page.getByRole('button', { name: 'Save the policy document' }).click();
+      await page.waitForURL(/done=saved/);
+      expect(await page.locator('.rules').textContent()).toContain('refunding an order needs a person\'s approval (key pricing-bot)');
+
+      await page.getByLabel('Policy document (JSON)').fill('{"rules": [{"kind": "refund", "amount": 5}]}');
+      await page.getByRole('button', { name: 'Save the policy document' }).click();
+      expect(await page.getByRole('alert').textContent()).toContain('"amount"');
+      expect(await page.getByLabel('Policy document (JSON)').inputValue()).toContain('"amount": 5');
+      const shown = await app().app.inject({ method: 'POST', url: '/api/v1/commands/policies.show', headers: { authorization: `Bearer ${MASTER_KEY}`, 'content-type': 'application/json' }, payload: '{}' });
+      expect(JSON.parse(shown.body).result).toEqual(next);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('passes axe at 1440 and 375 px without horizontal scrolling; screenshots saved', async () => {
+    for (const viewport of WIDTHS) {
+      const page = await signedInPage(browser!, origin, 'olga@shop.dk', viewport);
+      try {
+        const response = await page.goto(`${origin}/admin/policies`);
+        expect(response?.status()).toBe(200);
+        await expectAccessible(page, `/admin/policies at ${viewport.width}`);
+        await expectNoHorizontalScroll(page, `/admin/policies at ${viewport.width}`);
+        await screenshot(page, `admin-policies-${viewport.width}`);
+      } finally {
+        await page.close();
+      }
+    }
+  }, 120_000);
+});
