@@ -18,8 +18,10 @@ export async function policyHold(runtime: ToolRuntime, call: PreparedCall & { ra
   const input = call.input as Record<string, unknown>;
   const hold = await holdOf(runtime.db, rules, { tool: tool.name, input, actor, now, timeZone: runtime.timeZone });
   if (!hold) return undefined;
-  const row = await createApproval(runtime.db, {
+  const { row, created } = await createApproval(runtime.db, {
     actor, channel: call.channel, tool: tool.name, input: call.rawInput, idempotencyKey: call.idempotencyKey, hold, now,
   });
-  return heldOf(viewOf(row, runtime.baseUrl, now));
+  const held = heldOf(viewOf(row, runtime.baseUrl, now));
+  if (created) runtime.approvalHeld?.({ id: held.id, url: held.url, expiresAt: held.expiresAt, reason: held.reason, tool: tool.name, agent: actor.name });
+  return held;
 }

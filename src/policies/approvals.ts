@@ -70,7 +70,7 @@ export function heldOf(view: ApprovalView): HeldApproval {
 export async function createApproval(
   db: Queryable,
   held: { actor: Agent; channel: Channel; tool: string; input: unknown; idempotencyKey: string | undefined; hold: Hold; now: Date },
-): Promise<ApprovalRow> {
+): Promise<{ row: ApprovalRow; created: boolean }> {
   const caller = callerId(held.actor);
   const [row] = await db.insert(approvals).values({
     caller,
@@ -87,11 +87,11 @@ export async function createApproval(
     createdAt: held.now,
     expiresAt: new Date(held.now.getTime() + APPROVAL_TTL_MS),
   }).onConflictDoNothing().returning();
-  if (row) return row;
+  if (row) return { row, created: true };
   const [existing] = await db.select().from(approvals)
     .where(and(eq(approvals.caller, caller), eq(approvals.idempotencyKey, held.idempotencyKey ?? '')));
   if (!existing) throw new Error('approval insert conflicted but found no row');
-  return existing;
+  return { row: existing, created: false };
 }
 
 /** One approval of this caller's own; another's is not found (an agent never learns of another's calls). */

@@ -10,6 +10,7 @@ import type { AnyTool } from './define-tool.ts';
 import type { Warning } from '../schema/warning.ts';
 import type { Log } from '../log.ts';
 import type { Channel, OrderEventHub, ToolContext } from '../context.ts';
+import type { ApprovalNotice } from '../policies/webhook.ts';
 
 /** What the transports share: built once at start-up. */
 export type ToolRuntime = {
@@ -20,6 +21,8 @@ export type ToolRuntime = {
   orderEvents: OrderEventHub;
   /** The shop's time zone (BUTIK_TIME_ZONE): where a daily budget's day begins. */
   timeZone: string;
+  /** Told of each new pending approval, without waiting (the approvals webhook, when one is configured). */
+  approvalHeld?: (notice: ApprovalNotice) => void;
 };
 
 export type ToolCall = {
