@@ -31,6 +31,7 @@ const USAGE = `Usage: butik <command>
   oauth revoke --grant GRANT_ID           end one grant and every token issued under it
   policies show                           the policy document: which agents' calls wait for a person's approval
   policies set FILE                       replace it with the JSON document in FILE (checked whole; a bad one changes nothing)
+  policies revert ENTRY_ID                put back the document a change replaced (its audit entry id, in Activity)
   approvals list                          held calls, pending first, with agent, tool and exact arguments
   approvals approve ID [--note TEXT]      run a held call as the agent that made it (fails with conflict if its target changed)
   approvals deny ID [--note TEXT]         refuse a held call; the agent sees who and the note
@@ -212,13 +213,15 @@ async function oauth(args: string[]): Promise<void> {
   console.log(JSON.stringify(result, null, 2));
 }
 
-/** `policies show|set FILE`: the owner's rules over agents' calls, also while `serve` holds the database. */
+/** `policies show|set FILE|revert ENTRY_ID`: the owner's rules over agents' calls, also while `serve` holds the database. */
 async function policies(args: string[]): Promise<void> {
-  const [action, file] = args;
-  if (action === 'set' && !file) throw new UsageError('Give the file: butik policies set FILE');
+  const [action, argument] = args;
+  if (action === 'set' && !argument) throw new UsageError('Give the file: butik policies set FILE');
+  if (action === 'revert' && !argument) throw new UsageError('Give the audit entry id: butik policies revert ENTRY_ID');
   const invocation = action === 'show' ? { name: 'policies.show', input: {} }
-    : action === 'set' && file ? { name: 'policies.set', input: { document: readFileSync(file, 'utf8') } }
-      : undefined;
+    : action === 'set' && argument ? { name: 'policies.set', input: { document: readFileSync(argument, 'utf8') } }
+      : action === 'revert' && argument ? { name: 'policies.revert', input: { entryId: argument } }
+        : undefined;
   if (!invocation) throw new UsageError(USAGE);
   await printOwnerCommand(invocation);
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { holdableToolNames } from '../calls/approve.ts';
-import { assertMayEditPolicies, readPolicyDocument, writePolicyDocument } from '../policies/store.ts';
+import { assertMayEditPolicies, readPolicyDocument, revertPolicyChange, writePolicyDocument } from '../policies/store.ts';
 import { defineCommand } from './command.ts';
 
 /**
@@ -21,5 +21,11 @@ export const policyCommands = [
     input: z.strictObject({ document: z.unknown().meta({ description: 'The whole document, as JSON text or parsed.' }) }),
     run: (db, input, { now, actor, channel }) => db.transaction((tx) =>
       writePolicyDocument(tx, input.document, { toolNames: holdableToolNames(), actor, channel, at: now })),
+  }),
+  defineCommand({
+    name: 'policies.revert',
+    input: z.strictObject({ entryId: z.string().trim().min(1).max(100) }),
+    run: (db, input, { now, actor, channel }) => db.transaction((tx) =>
+      revertPolicyChange(tx, input.entryId, { toolNames: holdableToolNames(), actor, channel, at: now })),
   }),
 ];

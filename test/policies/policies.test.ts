@@ -1,4 +1,4 @@
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, desc, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvals, auditEntries, products } from '../../src/db/schema.ts';
 import { createTestApp, MASTER_KEY } from '../helpers/app.ts';
@@ -72,6 +72,22 @@ describe('the policy document', () => {
     const [entry] = await t.database.db.select().from(auditEntries).where(eq(auditEntries.targetType, 'policies'))
       .orderBy(auditEntries.at).limit(1).offset(0);
     expect(entry).toMatchObject({ tool: 'policies.set', actorKind: 'master' });
+  });
+
+  it('puts back the document a change replaced, for people only: an agent\'s audit.revert refuses it', async () => {
+    await setPolicies({ rules: [{ kind: 'refund' }] });
+    // A second later, so the change to revert is the newest entry.
+    now = new Date(now.getTime() + 1000);
+    await setPolicies({ rules: [] });
+    const [latest] = await t.database.db.select().from(auditEntries).where(eq(auditEntries.tool, 'policies.set'))
+      .orderBy(desc(auditEntries.at), desc(auditEntries.id)).limit(1);
+    const reverter = await createKey(t.database.db, { name: 'reverter', scopes: ['audit:revert'] }, { actor: { kind: 'cli' }, channel: 'cli', at: new Date() });
+    expect((await t.call('audit.revert', { entryId: latest!.id }, { key: reverter.key })).status).toBe(422);
+    expect((await command('policies.revert', { entryId: latest!.id }, agent)).status).toBe(403);
+    const reverted = await command('policies.revert', { entryId: latest!.id });
+    expect(reverted.status).toBe(200);
+    expect((await command('policies.show', {})).body.result).toEqual({ rules: [{ kind: 'refund' }] });
+    expect((await command('policies.revert', { entryId: latest!.id })).status).toBe(422);
   });
 });
 
