@@ -6,6 +6,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { createProduct, master } from '../helpers/fixtures.ts';
 import { placeOrder, uniqueCode } from '../helpers/commerce.ts';
 import { createKey } from '../../src/access/api-keys.ts';
+import { denyPendingApprovalsFor, pendingApprovalCounts } from '../../src/policies/approvals.ts';
 
 /** The test's clock: a Tuesday noon in Copenhagen, moved by the budget test. */
 let now = new Date('2026-03-10T11:00:00Z');
@@ -233,6 +234,24 @@ describe('a held call', () => {
       expect((await command('approvals.approve', { id: held.body.approval.id })).status).toBe(409);
     } finally {
       now = new Date('2026-03-10T11:00:00Z');
+    }
+  });
+});
+
+describe('for pausing an agent', () => {
+  it('counts pending approvals per agent and denies all of one agent\'s at once', async () => {
+    await setPolicies({ rules: [{ kind: 'tool', tool: 'products.delete' }] });
+    const paused = await createKey(t.database.db, { name: 'to-pause', scopes: ['products:write'] }, { actor: { kind: 'cli' }, channel: 'cli', at: new Date() });
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      const product = await createProduct(t);
+      ids.push((await t.call('products.delete', { slug: product.slug, confirm: true }, { key: paused.key })).body.approval.id);
+    }
+    expect((await pendingApprovalCounts(t.database.db, now)).get(paused.id)).toBe(2);
+    expect(await denyPendingApprovalsFor(t.database.db, { keyId: paused.id }, { by: 'olga@shop.dk (owner)', note: 'Paused.', now })).toBe(2);
+    expect((await pendingApprovalCounts(t.database.db, now)).get(paused.id)).toBeUndefined();
+    for (const id of ids) {
+      expect((await t.call('approvals.get', { id }, { key: paused.key })).body.result).toMatchObject({ status: 'denied', note: 'Paused.' });
     }
   });
 });
