@@ -12,6 +12,7 @@ const layers = [
   { type: 'schema', pattern: 'src/schema/**', mode: 'full' },
   { type: 'db', pattern: 'src/db/**', mode: 'full' },
   { type: 'access', pattern: 'src/access/**', mode: 'full' },
+  { type: 'policies', pattern: 'src/policies/**', mode: 'full' },
   { type: 'shop', pattern: 'src/shop/**', mode: 'full' },
   { type: 'commerce', pattern: 'src/commerce/**', mode: 'full' },
   { type: 'tools', pattern: 'src/tools/**', mode: 'full' },
@@ -58,12 +59,14 @@ export default tseslint.config(
           // context names the order-event hub whose event types are domain's.
           { from: 'kernel', allow: ['kernel', 'domain', 'db', 'access', 'ucp'] },
           { from: 'access', allow: [...base, 'access', 'db'] },
+          // Beside access: the owner's rules over agents' calls, and the calls they hold; the call pipeline asks them.
+          { from: 'policies', allow: [...base, 'policies', 'access', 'db'] },
           { from: 'shop', allow: [...base, 'shop', 'db'] },
           // Commerce knows nothing of UCP: it announces order changes through the hub in its context, and the UCP
           // module, which may import commerce, subscribes at composition. Never add 'ucp' here.
           { from: 'commerce', allow: [...base, 'commerce', 'shop', 'db', 'access'] },
-          { from: 'tools', allow: [...base, 'tools', 'commerce', 'shop', 'db', 'access'] },
-          { from: 'calls', allow: [...base, 'calls', 'tools', 'access', 'db'] },
+          { from: 'tools', allow: [...base, 'tools', 'commerce', 'shop', 'db', 'access', 'policies'] },
+          { from: 'calls', allow: [...base, 'calls', 'tools', 'access', 'db', 'policies'] },
           { from: 'deps', allow: [...base, 'access', 'db', 'tools'] },
           { from: 'edge', allow: [...base, 'edge', 'calls', 'access', 'deps'] },
           { from: 'http', allow: [...base, 'http', 'edge', 'calls', 'tools', 'access', 'db', 'deps', 'commands'] },
@@ -75,7 +78,7 @@ export default tseslint.config(
           // the storefront's own renderer (site/), under /admin where the session cookie is sent; site/ never imports admin/.
           // What is the owner's alone and no tool (connected apps, the CSV import) it runs as the owner commands the CLI
           // runs (commands/).
-          { from: 'admin', allow: [...base, 'admin', 'edge', 'calls', 'tools', 'access', 'deps', 'shop', 'site', 'commands'] },
+          { from: 'admin', allow: [...base, 'admin', 'edge', 'calls', 'tools', 'access', 'deps', 'shop', 'site', 'commands', 'policies'] },
           { from: 'site', allow: [...base, 'site', 'shop', 'edge', 'db', 'deps'] },
           { from: 'seed', allow: [...base, 'seed', 'shop', 'commerce', 'db'] },
           { from: 'import', allow: [...base, 'import', 'shop', 'access', 'db'] },
@@ -88,7 +91,7 @@ export default tseslint.config(
           { from: 'handoff', allow: [...base, 'handoff', 'ucp', 'site', 'shop', 'edge', 'deps'] },
           // The CLI's owner commands (butik oauth …): run on the database, here or through the server's route,
           // so they sit below http/ and the CLI and use the rules of the faces they manage (oauth/, import/).
-          { from: 'commands', allow: [...base, 'commands', 'db', 'access', 'oauth', 'tools', 'import', 'shop'] },
+          { from: 'commands', allow: [...base, 'commands', 'db', 'access', 'oauth', 'tools', 'import', 'shop', 'policies', 'calls'] },
           { from: 'main', allow: ['*'] },
         ],
       }],

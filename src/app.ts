@@ -33,6 +33,7 @@ import type { AppDeps } from './deps.ts';
 import { siteRoutes } from './site/routes.ts';
 import { webhookTools } from './ucp/webhook-tools.ts';
 import type { AnyTool } from './tools/define-tool.ts';
+import { approvalsWebhook } from './policies/webhook.ts';
 import type { ToolRuntime } from './tools/invoke.ts';
 import { ALL_TOOLS, buildRegistry } from './tools/registry.ts';
 import type { OrderEventHub } from './context.ts';
@@ -98,7 +99,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const clock = options.clock ?? (() => new Date());
   // Commerce announces order changes here; only the UCP module listens, and only while UCP is on (below).
   const events: OrderEventHub = orderEvents();
-  const runtime: ToolRuntime = { db: database.db, log: app.log, clock, baseUrl, orderEvents: events };
+  const runtime: ToolRuntime = {
+    db: database.db, log: app.log, clock, baseUrl, orderEvents: events, timeZone: config.admin.timeZone,
+    ...(config.approvalsWebhook ? { approvalHeld: approvalsWebhook(config.approvalsWebhook, app.log, clock) } : {}),
+  };
   const limiter = options.limiter ?? rateLimiterFromConfig(config, app.log);
   const oauth = createOAuthServer({ db: database.db, baseUrl: () => baseUrl, trustProxy: config.trustProxy, ucp: config.ucp.mode !== 'off' });
   const invalidation = config.redisUrl

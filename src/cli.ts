@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { z } from 'zod';
 import { createKey, listKeys, revokeKey, rotateKey } from './access/api-keys.ts';
@@ -32,13 +33,19 @@ const USAGE = `Usage: butik <command>
   oauth revoke --grant GRANT_ID           end one grant and every token issued under it
   oauth pause CLIENT_ID                   refuse every call of this application until it is resumed
   oauth resume CLIENT_ID                  let a paused application call again
+  policies show                           the policy document: which agents' calls wait for a person's approval
+  policies set FILE                       replace it with the JSON document in FILE (checked whole; a bad one changes nothing)
+  policies revert ENTRY_ID                put back the document a change replaced (its audit entry id, in Activity)
+  approvals list                          held calls, pending first, with agent, tool and exact arguments
+  approvals approve ID [--note TEXT]      run a held call as the agent that made it (fails with conflict if its target changed)
+  approvals deny ID [--note TEXT]         refuse a held call; the agent sees who and the note
 ${STAFF_USAGE}
   signing-keys rotate                     UCP: publish a new key, signing from five minutes on; the old ones stay published
   signing-keys retire KID [--compromised] UCP: stop publishing a key seven days after its successor took over
                                           (--compromised: at once)
 
 Configuration comes from the environment (README, "Configuration"). While a server holds the embedded
-database, "oauth" and "keys pause|resume" commands run through that server (with the master key from the data directory).`;
+database, "oauth", "keys pause|resume", "policies" and "approvals" commands run through that server (with the master key from the data directory).`;
 
 async function serve(): Promise<void> {
   const config = loadConfig();
@@ -224,6 +231,39 @@ async function oauth(args: string[]): Promise<void> {
   console.log(JSON.stringify(result, null, 2));
 }
 
+/** `policies show|set FILE|revert ENTRY_ID`: the owner's rules over agents' calls, also while `serve` holds the database. */
+async function policies(args: string[]): Promise<void> {
+  const [action, argument] = args;
+  if (action === 'set' && !argument) throw new UsageError('Give the file: butik policies set FILE');
+  if (action === 'revert' && !argument) throw new UsageError('Give the audit entry id: butik policies revert ENTRY_ID');
+  const invocation = action === 'show' ? { name: 'policies.show', input: {} }
+    : action === 'set' && argument ? { name: 'policies.set', input: { document: readFileSync(argument, 'utf8') } }
+      : action === 'revert' && argument ? { name: 'policies.revert', input: { entryId: argument } }
+        : undefined;
+  if (!invocation) throw new UsageError(USAGE);
+  await printOwnerCommand(invocation);
+}
+
+/** `approvals list|approve ID|deny ID [--note TEXT]`: a person decides an agent's held call. */
+async function approvals(args: string[]): Promise<void> {
+  const [action, ...rest] = args;
+  const { values, positionals } = parseArgs({ args: rest, options: { note: { type: 'string' } }, allowPositionals: true });
+  const [id] = positionals;
+  const note = values.note === undefined ? {} : { note: values.note };
+  if ((action === 'approve' || action === 'deny') && !id) throw new UsageError(`Give the approval id: butik approvals ${action} ID`);
+  const invocation = action === 'list' ? { name: 'approvals.list', input: {} }
+    : (action === 'approve' || action === 'deny') && id ? { name: `approvals.${action}`, input: { id, ...note } }
+      : undefined;
+  if (!invocation) throw new UsageError(USAGE);
+  await printOwnerCommand(invocation);
+}
+
+async function printOwnerCommand(invocation: { name: string; input: unknown }): Promise<void> {
+  const config = loadConfig();
+  const result = await runOwnerCommand(config, invocation.name, invocation.input, () => openConfiguredDatabase(config));
+  console.log(JSON.stringify(result, null, 2));
+}
+
 async function importFiles(args: string[]): Promise<void> {
   if (args.includes('--help')) {
     console.log(IMPORT_USAGE);
@@ -271,6 +311,10 @@ export async function main(argv: string[]): Promise<void> {
         return await signingKeys(args);
       case 'oauth':
         return await oauth(args);
+      case 'policies':
+        return await policies(args);
+      case 'approvals':
+        return await approvals(args);
       case 'staff':
         return await runStaffCommand(loadConfig(), args);
       case undefined:

@@ -72,6 +72,8 @@ const Env = z.object({
   BUTIK_UCP_VERSION: z.enum(UCP_VERSIONS).default(NEWEST_VERSION),
   BUTIK_ADMIN_IDLE_MINUTES: WholeNumber.pipe(z.int().min(1).max(7 * 24 * 60)).default(8 * 60),
   BUTIK_TIME_ZONE: z.string().refine((zone) => Intl.supportedValuesOf('timeZone').includes(zone) || zone === 'UTC', 'an IANA time zone, e.g. Europe/Copenhagen').default('Europe/Copenhagen'),
+  BUTIK_APPROVALS_WEBHOOK: z.url({ protocol: /^https?$/ }).optional(),
+  BUTIK_APPROVALS_WEBHOOK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
 });
@@ -126,6 +128,8 @@ export type Config = {
   };
   /** The /admin console: a session ends after this long without a request; dates are shown in timeZone. */
   admin: { idleMinutes: number; timeZone: string };
+  /** Where each new pending approval is POSTed, signed with the secret (docs/behaviour.md#approval-webhook). */
+  approvalsWebhook: { url: string; secret: string } | undefined;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   /** json: one JSON line per event, for log shippers; pretty: coloured lines for people at a terminal. */
   logFormat: 'json' | 'pretty';
@@ -142,6 +146,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   if (e.BUTIK_UCP_SIMULATION_SECRET !== undefined && e.BUTIK_UCP_MODE !== 'test') {
     throw new ConfigError('Invalid configuration:\n  BUTIK_UCP_SIMULATION_SECRET: only test mode (BUTIK_UCP_MODE=test) simulates shipping');
+  }
+  if ((e.BUTIK_APPROVALS_WEBHOOK === undefined) !== (e.BUTIK_APPROVALS_WEBHOOK_SECRET === undefined)) {
+    throw new ConfigError('Invalid configuration:\n  BUTIK_APPROVALS_WEBHOOK: give it together with BUTIK_APPROVALS_WEBHOOK_SECRET, which signs each delivery');
   }
   if (e.BUTIK_UCP_SIGNATURES === 'optional' && e.BUTIK_UCP_MODE === 'live') {
     throw new ConfigError('Invalid configuration:\n  BUTIK_UCP_SIGNATURES: live mode requires signed platform requests; optional is for test mode');
@@ -182,6 +189,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       version: e.BUTIK_UCP_VERSION,
     },
     admin: { idleMinutes: e.BUTIK_ADMIN_IDLE_MINUTES, timeZone: e.BUTIK_TIME_ZONE },
+    approvalsWebhook: e.BUTIK_APPROVALS_WEBHOOK && e.BUTIK_APPROVALS_WEBHOOK_SECRET
+      ? { url: e.BUTIK_APPROVALS_WEBHOOK, secret: e.BUTIK_APPROVALS_WEBHOOK_SECRET } : undefined,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
   };

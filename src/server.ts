@@ -7,6 +7,7 @@ import { recordServerAddress } from './db/data-dir-lock.ts';
 import type { Database } from './db/client.ts';
 import { seedDemoStore } from './seed/demo.ts';
 import { purgeIdempotencyKeys, releaseOrphanedClaims } from './calls/idempotency.ts';
+import { expireApprovals } from './policies/approvals.ts';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -75,6 +76,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // Idempotency keys are kept at least 24 h (docs/behaviour.md#safe-retries); older ones are dropped in the background.
   const purge = setInterval(() => {
     purgeIdempotencyKeys(database.db, new Date()).catch((error: unknown) => app.log.warn({ err: error }, 'idempotency purge failed'));
+    // Reads already show a pending approval past its time as expired; this writes it, so the list and counts agree.
+    expireApprovals(database.db, new Date()).catch((error: unknown) => app.log.warn({ err: error }, 'approval expiry failed'));
   }, PURGE_INTERVAL_MS);
   purge.unref();
   // The embedded directory is this process's alone: CLI commands refused it go through this server instead.

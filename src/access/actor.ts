@@ -18,7 +18,12 @@ export function isOAuthGrant(actor: Actor): boolean {
   return actor.kind === 'key' && actor.keyId.startsWith(OAUTH_KEY_PREFIX);
 }
 
-export function hasScope(actor: Actor, scope: Scope): boolean {
+/** A tool every signed-in caller may call, for what is its own (its held calls): scope `any`. */
+export const ANY_CALLER = 'any';
+export type ToolScope = Scope | typeof ANY_CALLER;
+
+export function hasScope(actor: Actor, scope: ToolScope): boolean {
+  if (scope === ANY_CALLER) return actor.kind !== 'anonymous';
   switch (actor.kind) {
     case 'master':
     case 'cli':

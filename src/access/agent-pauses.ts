@@ -84,8 +84,10 @@ function audited(db: Queryable, by: PauseAudit, tool: string, before: PauseState
  * Pausing a paused agent changes nothing and writes no second entry. Audited as `agents.pause`; resuming is the
  * undo (audit.revert does not restore agents).
  */
-export async function pauseAgent(db: Db, agent: Agent, by: PauseAudit): Promise<PauseState> {
+export async function pauseAgent(db: Db, agent: Agent, by: PauseAudit, alsoInTransaction?: (tx: Queryable) => Promise<unknown>): Promise<PauseState> {
   return db.transaction(async (tx) => {
+    // What else a pause ends (the agent's held calls, policies/pause.ts) is ended with it or not at all.
+    await alsoInTransaction?.(tx);
     // This instance drops its copy when the transaction ends; the others when the feed tells them.
     markConfigWritten(tx);
     const [row] = await tx.insert(agentPauses).values({ agent, pausedAt: by.at, pausedBy: actorName(by.actor) })

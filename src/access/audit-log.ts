@@ -14,7 +14,7 @@ const insertAuditEntry = preparedInsert(auditEntries, 'audit_insert_entry', { id
  */
 export async function appendAudit(
   db: Queryable,
-  entry: { record: AuditRecord; actor: Actor; channel: Channel; tool: string; at: Date; actorName?: string },
+  entry: { record: AuditRecord; actor: Actor; channel: Channel; tool: string; at: Date; actorName?: string; approvedBy?: string },
 ): Promise<string> {
   const [row] = await insertAuditEntry(db, [{
     at: entry.at,
@@ -29,6 +29,7 @@ export async function appendAudit(
     before: entry.record.before ?? null,
     after: entry.record.after ?? null,
     revertOf: entry.record.revertOf ?? null,
+    approvedBy: entry.approvedBy ?? null,
   }]);
   if (!row) throw new Error('audit insert returned no row');
   return row.id;

@@ -21,13 +21,19 @@ export async function callTool(
   name: string,
   input: Record<string, unknown>,
   idempotencyKey?: string,
-): Promise<CallOutcome> {
+): Promise<ConsoleOutcome> {
   const tool = deps.registry.get(name);
   if (!tool) throw new Error(`the console calls ${name}, which is not registered`);
-  return runCall({
+  const outcome = await runCall({
     runtime: deps.runtime, tool, actor, input, channel: 'admin', requestId: request.id, log: request.log, idempotencyKey,
   });
+  // People in the console are the approvers: the policy stage never holds their calls.
+  if (outcome.ok && outcome.pending) throw new Error(`the console's call of ${name} was held by a policy`);
+  return outcome;
 }
+
+/** A console call's outcome: never a held one. */
+export type ConsoleOutcome = Exclude<CallOutcome, { pending: true }>;
 
 export type CommandOutcome = { ok: true; result: unknown } | { ok: false; problem: Problem };
 
@@ -39,7 +45,7 @@ export async function runOwnerCommand(deps: AppDeps, request: FastifyRequest, ac
   const command = ownerCommand(name);
   if (!command) throw new Error(`the console runs ${name}, which is not an owner command`);
   try {
-    return { ok: true, result: await command.execute(deps.runtime.db, input, { now: deps.runtime.clock(), actor, channel: 'admin' }) };
+    return { ok: true, result: await command.execute(deps.runtime.db, input, { now: deps.runtime.clock(), actor, channel: 'admin', runtime: deps.runtime }) };
   } catch (error) {
     return { ok: false, problem: problemFor(loggedToolError(request.log, error), { baseUrl: deps.baseUrl, requestId: request.id, channel: 'admin' }) };
   }

@@ -11,7 +11,11 @@ import { t } from './strings.ts';
 export type NavItem = keyof typeof t.nav;
 
 /** The person a page is rendered for, with the CSRF token every form of the page carries. */
-export type Viewer = { email: string; role: string; csrfToken: string; managesAccess: boolean };
+export type Viewer = {
+  email: string; role: string; csrfToken: string; managesAccess: boolean;
+  /** Agents' calls waiting for a person: the badge beside Approvals in the navigation. */
+  pendingApprovals: number;
+};
 
 export type AdminView = {
   title: string;
@@ -45,6 +49,7 @@ export const ADMIN_HEADERS = {
 const NAV: ReadonlyArray<{ key: NavItem; href: string; ownerOnly?: boolean }> = [
   { key: 'overview', href: '/admin/overview' },
   { key: 'activity', href: '/admin/activity' },
+  { key: 'approvals', href: '/admin/approvals' },
   { key: 'orders', href: '/admin/orders' },
   { key: 'products', href: '/admin/products' },
   { key: 'categories', href: '/admin/categories' },
@@ -54,6 +59,7 @@ const NAV: ReadonlyArray<{ key: NavItem; href: string; ownerOnly?: boolean }> = 
   { key: 'agents', href: '/admin/agents' },
   { key: 'keys', href: '/admin/keys', ownerOnly: true },
   { key: 'apps', href: '/admin/apps', ownerOnly: true },
+  { key: 'policies', href: '/admin/policies', ownerOnly: true },
   { key: 'settings', href: '/admin/settings' },
   { key: 'import', href: '/admin/import', ownerOnly: true },
 ];
@@ -76,7 +82,7 @@ export function renderAdminDocument(view: AdminView): string {
     mainId: 'content',
     chrome: html`<header class="bar">
 <p class="brand">${t.product}</p>
-${nav.length > 0 ? html`<nav class="main" aria-label="${t.nav.label}"><ul>${nav.map((item) => html`<li><a href="${item.href}"${item.key === view.current ? html` aria-current="page"` : ''}>${t.nav[item.key]}</a></li>`)}</ul></nav>` : ''}
+${nav.length > 0 ? html`<nav class="main" aria-label="${t.nav.label}"><ul>${nav.map((item) => html`<li><a href="${item.href}"${item.key === view.current ? html` aria-current="page"` : ''}>${t.nav[item.key]}${item.key === 'approvals' && viewer && viewer.pendingApprovals > 0 ? html` <span class="badge">${viewer.pendingApprovals}<span class="skip-link"> ${t.approvals.waiting}</span></span>` : ''}</a></li>`)}</ul></nav>` : ''}
 ${viewer ? html`<div class="who"><span>${t.signedInAs} ${viewer.email} (${viewer.role})</span>
 <form method="post" action="/admin/logout">${csrfField(viewer)}<button class="secondary" type="submit">${t.signOut}</button></form>
 <form method="post" action="/admin/logout?everywhere=1">${csrfField(viewer)}<button class="secondary" type="submit">${t.signOutEverywhere}</button></form></div>` : ''}

@@ -9,6 +9,8 @@ import { ADMIN_HEADERS, ADMIN_POLICY, problemBox, sendAdminPage } from './docume
 import { activityRoutes } from './pages/activity.ts';
 import { agentPages } from './pages/agents.ts';
 import { appsPages } from './pages/apps.ts';
+import { approvalPages } from './pages/approvals.ts';
+import { policyPages } from './pages/policies.ts';
 import { categoryPages } from './pages/categories.ts';
 import { discountPages } from './pages/discounts.ts';
 import { importPages } from './pages/import.ts';
@@ -79,6 +81,8 @@ export const adminRoutes: FastifyPluginAsync<{ deps: AppDeps; masterKey: string 
   servicePages(app, deps);
   appsPages(app, deps);
   agentPages(app, deps);
+  approvalPages(app, deps);
+  policyPages(app, deps);
   settingsPages(app, deps);
   // Its own scope: only the upload route parses multipart bodies.
   await app.register(async (scope) => importPages(scope, deps, masterKey));

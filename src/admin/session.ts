@@ -5,6 +5,7 @@ import fastifyFormbody from '@fastify/formbody';
 import fastifySession from '@fastify/session';
 import type { FastifyInstance, FastifyReply, FastifyRequest, Session } from 'fastify';
 import { managesAccess } from '../access/staff-roles.ts';
+import { pendingApprovalTotal } from '../policies/approvals.ts';
 import { findStaff, staffActor } from '../access/staff.ts';
 import { staffSessionStore } from '../access/staff-sessions.ts';
 import type { Actor } from '../access/actor.ts';
@@ -92,6 +93,9 @@ export async function signedIn(deps: AppDeps, request: FastifyRequest, reply: Fa
   const actor = staffActor(member);
   return {
     actor,
-    viewer: { email: member.email, role: member.role, csrfToken: reply.generateCsrf(), managesAccess: managesAccess(member.role) },
+    viewer: {
+      email: member.email, role: member.role, csrfToken: reply.generateCsrf(), managesAccess: managesAccess(member.role),
+      pendingApprovals: await pendingApprovalTotal(deps.runtime.db, deps.runtime.clock()),
+    },
   };
 }

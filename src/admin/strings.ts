@@ -4,7 +4,7 @@ export const t = {
   skip: 'Skip to content',
   nav: {
     label: 'Console', overview: 'Overview', activity: 'Activity', orders: 'Orders', products: 'Products', categories: 'Categories', keys: 'API keys',
-    discounts: 'Discounts', pages: 'Pages', services: 'Services', settings: 'Settings', import: 'Import', apps: 'Connected apps', agents: 'Agents',
+    discounts: 'Discounts', pages: 'Pages', services: 'Services', settings: 'Settings', import: 'Import', apps: 'Connected apps', agents: 'Agents', approvals: 'Approvals', policies: 'Policies',
   },
   signedInAs: 'Signed in as',
   signOut: 'Sign out',
@@ -143,6 +143,22 @@ export const t = {
     notRevertible: 'Cannot be undone here', chosen: 'Changes to undo', apply: 'Undo the ticked changes',
     nothing: 'This agent made no change since then that is still in effect.', undone: (count: number) => `${count} changes were undone as one batch. Activity shows it; reverting it there brings them back.`,
     badSince: 'Give the date and time to start from.', undoFromActivity: (name: string) => `Undo ${name}'s changes since a time`,
+  },
+  approvals: {
+    title: 'Approvals', waiting: 'waiting',
+    lead: 'Calls your agents made that a policy holds until a person approves them. Approving runs the exact arguments as the agent; if what the call changes was changed since, it fails and changes nothing.',
+    agent: 'Agent', tool: 'Tool', status: 'Status', reason: 'Why it waits', held: 'Held', expires: 'Expires', decided: 'Decided by',
+    arguments: 'Exact arguments', preview: 'What it changes', field: 'Field', now: 'When held', after: 'After approval', created: '(new record)',
+    note: 'Note for the agent (optional)', approve: 'Approve', deny: 'Deny', result: 'Result', problem: 'Why it failed',
+    approved: 'Approved: the call ran as the agent.', denied: 'Denied: the agent sees your note.', viewerOnly: 'Your role can see approvals but not decide them.',
+    noneWaiting: 'No calls are waiting.', policies: 'Which calls wait is set by the policy document (owners: butik policies show).',
+  },
+  policies: {
+    title: 'Policies', lead: 'Which of your agents\' calls wait for your approval. Agents (API keys and connected apps) are held; you and your staff are not.',
+    masterKey: 'The master key is never held: giving it to an agent gives it everything, these rules included.',
+    now: 'Rules in force', noRules: 'No rules: every call an agent\'s scopes allow runs at once.', everyAgent: 'every agent',
+    document: 'Policy document (JSON)', hint: 'Kinds: tool, price_drop, discount_over, refund, daily_budget; each may name keys (key names) or apps (OAuth client ids). The whole document is checked before it is saved.',
+    save: 'Save the policy document', history: 'Earlier versions in Activity', saved: 'The policy document was saved.', ownerOnly: 'Only an owner changes the policies.',
   },
   forbidden: 'Your role does not allow this.',
 } as const;

@@ -63,13 +63,24 @@ fieldset legend{font-weight:700;padding:0 4px}
 .add .field{margin:0}
 dl.panel{display:grid;grid-template-columns:minmax(8rem,max-content) 1fr;gap:4px 16px}
 dl.panel dt{font-weight:600}dl.panel dd{margin:0;overflow-wrap:anywhere;white-space:pre-line}
+dl.facts{display:grid;grid-template-columns:minmax(8rem,max-content) 1fr;gap:4px 16px;margin:0 0 12px}
+dl.facts div{display:contents}dl.facts dt{font-weight:600}dl.facts dd{margin:0;overflow-wrap:anywhere}
+.badge{display:inline-block;min-width:1.4em;padding:0 6px;border-radius:9px;background:#b32d2e;color:#fff;font-size:.85em;text-align:center}
+.status{font-weight:700}.status-pending{color:#8a4d00}.status-approved{color:#00702a}.status-denied,.status-failed{color:#b32d2e}
+pre{overflow-x:auto;background:#f6f7f7;padding:8px;border:1px solid #dcdcde;border-radius:4px}
+.decide{margin-top:12px}
+.rules{margin:0;padding-left:1.2em}.rules li{margin:4px 0}
+#policy-json{font-family:ui-monospace,monospace;min-height:14rem}
+caption{text-align:left;font-weight:600;padding:4px 0}
 .hint{margin:-8px 0 12px;color:#50575e}
 .field .hint{margin:4px 0 0}
 @media (max-width:700px){
   table.stack thead{position:absolute;left:-9999px}
   table.stack tr{display:block;border-bottom:2px solid #c3c4c7}
   table.stack td{display:block;border:0;padding:2px 8px}
-  table.stack td[data-label]::before{content:attr(data-label) ": ";font-weight:600}
+  table.stack td[data-label]::before,table.stack th[data-label]::before{content:attr(data-label) ": ";font-weight:600}
+  table.stack th[scope=row]{display:block;border:0;padding:6px 8px 2px}
+  dl.facts{grid-template-columns:1fr}
   .num{text-align:left}
 }
 `;

@@ -5,12 +5,24 @@ import type { Problem } from '../errors/to-problem.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { Log } from '../log.ts';
 import type { Channel } from '../context.ts';
-import { invokeTool } from '../tools/invoke.ts';
+import { executeTool, prepareCall } from '../tools/invoke.ts';
+import { HeldApprovalShape } from '../policies/approvals.ts';
+import type { HeldApproval } from '../policies/approvals.ts';
+import { z } from 'zod';
 import type { ToolRuntime } from '../tools/invoke.ts';
 import type { RegisteredTool } from '../tools/registry.ts';
 import type { Warning } from '../schema/warning.ts';
 import { runIdempotent } from './idempotency.ts';
+import { policyHold } from './policy-stage.ts';
 import type { StoredAnswer } from './idempotency.ts';
+
+export type { HeldApproval };
+
+/** The body of a held call (202), and the structuredContent of its MCP result: every write tool's output schema admits it. */
+export const HeldAnswer = z.strictObject({
+  pending: z.literal(true).meta({ description: 'A policy held the call: nothing was written; a person approves or denies it.' }),
+  approval: HeldApprovalShape,
+});
 
 export type CallRequest = {
   runtime: ToolRuntime;
@@ -25,7 +37,9 @@ export type CallRequest = {
 };
 
 export type CallAnswer =
-  | { ok: true; status: number; result: unknown; warnings?: Warning[] }
+  | { ok: true; status: number; result: unknown; warnings?: Warning[]; pending?: undefined }
+  /** A policy held the call: nothing was written, a person decides (202). */
+  | { ok: true; status: 202; pending: true; approval: HeldApproval }
   | { ok: false; status: number; problem: Problem; retryAfter?: number };
 
 export type CallOutcome = CallAnswer & {
@@ -35,16 +49,18 @@ export type CallOutcome = CallAnswer & {
 };
 
 /**
- * One tool call as both transports answer it, as a value: each transport serialises only what it sends.
+ * One tool call as both transports answer it, as a value: each transport serialises only what it sends. The
+ * stages: authorisation, validation, the policy stage (a held call answers 202 pending), the handler.
  * REST and MCP store the same text under an idempotency key, so they share one key space per caller
  * (docs/behaviour.md#safe-retries). Every failure, an idempotency conflict included, comes back as a problem answer.
  */
 export async function runCall(call: CallRequest): Promise<CallOutcome> {
   const answer = async (): Promise<CallAnswer> => {
     try {
-      const { result, warnings } = await invokeTool(call.runtime, {
-        tool: call.tool, input: call.input, actor: call.actor, channel: call.channel, log: call.log,
-      });
+      const prepared = prepareCall({ tool: call.tool, input: call.input, actor: call.actor, channel: call.channel, log: call.log });
+      const approval = await policyHold(call.runtime, { ...prepared, rawInput: call.input, idempotencyKey: call.idempotencyKey });
+      if (approval) return { ok: true, status: 202, pending: true, approval };
+      const { result, warnings } = await executeTool(call.runtime, prepared);
       return { ok: true, status: 200, result, ...(warnings.length > 0 ? { warnings } : {}) };
     } catch (error) {
       return problemAnswer(call, error);
@@ -73,6 +89,7 @@ export async function runCall(call: CallRequest): Promise<CallOutcome> {
  */
 export function answerText(answer: CallAnswer): string {
   if (!answer.ok) return JSON.stringify(answer.problem);
+  if (answer.pending) return JSON.stringify({ ok: true, pending: true, approval: answer.approval });
   return JSON.stringify(answer.warnings ? { ok: true, result: answer.result, warnings: answer.warnings } : { ok: true, result: answer.result });
 }
 
@@ -95,6 +112,7 @@ export function loggedToolError(log: Log, error: unknown): ToolError {
 function restoreAnswer(stored: StoredAnswer): CallAnswer & StoredAnswer {
   const value: unknown = JSON.parse(stored.text);
   if (stored.status >= 400) return { ok: false, status: stored.status, problem: value as Problem, text: stored.text };
-  const body = typeof value === 'object' && value !== null ? value as { result?: unknown; warnings?: Warning[] } : {};
+  const body = typeof value === 'object' && value !== null ? value as { result?: unknown; warnings?: Warning[]; pending?: true; approval?: HeldApproval } : {};
+  if (body.pending && body.approval) return { ok: true, status: 202, pending: true, approval: body.approval, text: stored.text };
   return { ok: true, status: stored.status, result: body.result, ...(body.warnings ? { warnings: body.warnings } : {}), text: stored.text };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { appAgentOf, keyAgentNamed, pauseAgent, resumeAgent } from '../access/agent-pauses.ts';
+import { appAgentOf, keyAgentNamed, resumeAgent } from '../access/agent-pauses.ts';
+import { pauseAgentAndDenyItsApprovals } from '../policies/pause.ts';
 import { defineCommand } from './command.ts';
 
 const KeyName = z.strictObject({ key: z.string().trim().min(1).max(200).meta({ description: 'The key\'s name, or its id.' }) });
@@ -13,7 +14,7 @@ export const agentCommands = [
   defineCommand({
     name: 'keys.pause',
     input: KeyName,
-    run: async (db, input, { now, actor, channel }) => pauseAgent(db, await keyAgentNamed(db, input.key), { actor, channel, at: now }),
+    run: async (db, input, { now, actor, channel }) => pauseAgentAndDenyItsApprovals(db, await keyAgentNamed(db, input.key), { actor, channel, at: now }),
   }),
   defineCommand({
     name: 'keys.resume',
@@ -23,7 +24,7 @@ export const agentCommands = [
   defineCommand({
     name: 'oauth.pause',
     input: ClientId,
-    run: async (db, input, { now, actor, channel }) => pauseAgent(db, await appAgentOf(db, input.clientId), { actor, channel, at: now }),
+    run: async (db, input, { now, actor, channel }) => pauseAgentAndDenyItsApprovals(db, await appAgentOf(db, input.clientId), { actor, channel, at: now }),
   }),
   defineCommand({
     name: 'oauth.resume',

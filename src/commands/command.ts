@@ -3,9 +3,16 @@ import type { Actor } from '../access/actor.ts';
 import type { Channel } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { parseInput } from '../tools/invoke.ts';
+import type { ToolRuntime } from '../tools/invoke.ts';
 
 /** Who runs a command, how it arrived and when: what the audit entries of a command that writes name. */
-export type CommandRun = { now: Date; actor: Actor; channel: Channel };
+export type CommandRun = {
+  now: Date;
+  actor: Actor;
+  channel: Channel;
+  /** What runs a tool call: approving a held call runs the agent's call through the call pipeline. */
+  runtime: ToolRuntime;
+};
 
 /**
  * An owner's command: something the CLI does with the master key's authority, and the console does for a

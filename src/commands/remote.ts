@@ -3,6 +3,10 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { DataDirInUseError, readServerAddress } from '../db/data-dir-lock.ts';
 import { ownerCommand } from './registry.ts';
+import { orderEvents } from '../domain/order-events.ts';
+import { resolveBaseUrl } from '../config.ts';
+import type { OrderEventHub } from '../context.ts';
+import type { ToolRuntime } from '../tools/invoke.ts';
 
 /** A command that failed: its message is for the person at the terminal, and the CLI exits 1. */
 export class CommandError extends Error {}
@@ -28,7 +32,7 @@ export async function runOwnerCommand(
     throw error;
   }
   try {
-    return await command.execute(database.db, input, { now: new Date(), actor: { kind: 'cli' }, channel: 'cli' });
+    return await command.execute(database.db, input, { now: new Date(), actor: { kind: 'cli' }, channel: 'cli', runtime: cliRuntime(config, database) });
   } finally {
     await database.close();
   }
@@ -56,4 +60,16 @@ async function viaServer(config: Config, name: string, input: unknown, refused: 
       : `The server at ${address} answered ${response.status}.`);
   }
   return body.result;
+}
+
+/**
+ * The runtime a command gets when the CLI opened the database itself (no server holds it). Its order events have
+ * no listeners: with UCP on, approve a held order change through the console or a running server, whose UCP module hears it.
+ */
+function cliRuntime(config: Config, database: Database): ToolRuntime {
+  const events: OrderEventHub = orderEvents();
+  return {
+    db: database.db, clock: () => new Date(), baseUrl: resolveBaseUrl(config, config.port), orderEvents: events, timeZone: config.admin.timeZone,
+    log: { info: () => {}, warn: () => {}, error: (obj, msg) => console.error(msg ?? 'error', obj) },
+  };
 }

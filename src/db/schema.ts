@@ -305,6 +305,8 @@ export const auditEntries = pgTable('audit_entries', {
   revertedBy: text('reverted_by'),
   /** On a revert entry: the entry it undid. */
   revertOf: text('revert_of'),
+  /** On an entry written by an approved call: the person who approved it (the actor is the agent). */
+  approvedBy: text('approved_by'),
 }, (t) => [
   index('audit_newest_idx').on(t.at.desc(), t.id.desc()),
   index('audit_target_idx').on(t.targetId, t.at.desc()),
@@ -587,3 +589,43 @@ export const ucpSigningKeys = pgTable('ucp_signing_keys', {
   createdAt: createdAt(),
   retiredAt: at('retired_at'),
 });
+
+/** The shop's one policy document (id 1): the rules that hold agents' calls for a person's approval. */
+export const policyDocuments = pgTable('policy_documents', {
+  id: integer('id').primaryKey(),
+  document: jsonb('document').notNull(),
+  updatedAt: updatedAt(),
+});
+
+export const APPROVAL_STATUSES = ['pending', 'approved', 'denied', 'expired', 'failed'] as const;
+
+/** A call a policy held: the exact arguments, who made it, and what a person decided. */
+export const approvals = pgTable('approvals', {
+  id: id(),
+  /** callerId of the agent (key:<id>), what approvals.get and approvals.list answer for. */
+  caller: text('caller').notNull(),
+  agentName: text('agent_name').notNull(),
+  /** The agent as it called: its key id, name and scopes, so an approval runs as it. */
+  actor: jsonb('actor').notNull(),
+  channel: text('channel', { enum: ['rest', 'mcp', 'cli', 'admin'] }).notNull(),
+  tool: text('tool').notNull(),
+  input: jsonb('input').notNull(),
+  idempotencyKey: text('idempotency_key'),
+  reason: text('reason').notNull(),
+  /** Hash of the target's state the call touches and the rule looked at, when it was held. */
+  fingerprint: text('fingerprint').notNull(),
+  /** What the target looked like when the call was held, for the before/after preview. */
+  preview: jsonb('preview'),
+  status: text('status', { enum: APPROVAL_STATUSES }).notNull(),
+  createdAt: createdAt(),
+  expiresAt: at('expires_at').notNull(),
+  decidedAt: at('decided_at'),
+  decidedBy: text('decided_by'),
+  note: text('note'),
+  result: jsonb('result'),
+  problem: jsonb('problem'),
+}, (t) => [
+  uniqueIndex('approvals_idempotency_idx').on(t.caller, t.idempotencyKey),
+  index('approvals_caller_idx').on(t.caller, ...newestFirst(t)),
+  index('approvals_status_idx').on(t.status, t.createdAt),
+]);

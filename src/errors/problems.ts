@@ -67,6 +67,11 @@ export const PROBLEMS = {
     title: 'Already exists',
     resolution: 'Choose another slug or code, or update the existing resource instead of creating it.',
   },
+  conflict: {
+    status: 409,
+    title: 'Changed or decided meanwhile',
+    resolution: 'The record a held call would change was changed since the call was held, or the approval was already decided: read the record again and, if the change is still wanted, make the call again (it will be held for a new approval).',
+  },
   idempotency_key_in_use: {
     status: 409,
     title: 'A request with this idempotency key is still running',

@@ -27,7 +27,7 @@ export const commandsRoute: RoutePlugin = async (app, { deps }) => {
     }
     try {
       // The CLI sent it with the master key: its audit entries say so, on the CLI's channel.
-      const result = await command.execute(deps.runtime.db, decodeJsonBody(request), { now: deps.runtime.clock(), actor, channel: 'cli' });
+      const result = await command.execute(deps.runtime.db, decodeJsonBody(request), { now: deps.runtime.clock(), actor, channel: 'cli', runtime: deps.runtime });
       return reply.code(200).headers(headers).send({ ok: true, result });
     } catch (error) {
       return sendProblem(reply, loggedToolError(request.log, error), deps.baseUrl, headers);

@@ -1,6 +1,10 @@
+import { ANY_CALLER } from '../access/actor.ts';
 import { TOOL_SCOPES } from '../access/scopes.ts';
 import { PROBLEM_CODES } from '../errors/problems.ts';
+import { toJsonSchema } from '../tools/registry.ts';
 import type { RegisteredTool } from '../tools/registry.ts';
+import { HeldAnswer } from '../calls/run-call.ts';
+import { z } from 'zod';
 import type { OpenApiExtension } from '../deps.ts';
 import { keysPaths, MASTER_KEY_SCHEME } from './keys-openapi.ts';
 import { failureResponses, successContent } from './openapi-responses.ts';
@@ -94,6 +98,12 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   images: 'Product images.',
 };
 
+/** A write an owner's policy held for a person's approval: nothing was written (docs/behaviour.md#a-held-call). */
+const HELD_RESPONSE: Json = {
+  description: 'Held for a person\'s approval; nothing was written. Poll approvals.get with approval.id.',
+  content: { 'application/json': { schema: toJsonSchema(HeldAnswer.extend({ ok: z.literal(true) }), 'output') } },
+};
+
 function operationFor(tool: RegisteredTool): Json {
   const id = `invoke_${tool.name.replaceAll('.', '_')}`;
   return {
@@ -102,13 +112,14 @@ function operationFor(tool: RegisteredTool): Json {
     description: tool.description,
     tags: [tool.name.split('.')[0]],
     ...(tool.deprecated ? { deprecated: true } : {}),
-    security: tool.anonymous ? [] : [{ bearerAuth: [tool.scope] }],
+    security: tool.anonymous ? [] : [{ bearerAuth: tool.scope === ANY_CALLER ? [] : [tool.scope] }],
     'x-service-required-scope': tool.scope,
     'x-service-anonymous-read': tool.anonymous === true,
     parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }],
     requestBody: { required: true, content: { 'application/json': { schema: tool.inputJsonSchema } } },
     responses: {
       200: { description: 'The tool ran.', headers: rateLimitHeaders, content: successContent(tool.outputJsonSchema) },
+      ...(tool.annotations.readOnlyHint ? {} : { 202: HELD_RESPONSE }),
       ...failureResponses,
     },
   };

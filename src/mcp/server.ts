@@ -3,7 +3,7 @@ import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/serv
 import type { Actor } from '../access/actor.ts';
 import { parseIdempotencyKey } from '../calls/idempotency-key.ts';
 import { answerText, problemAnswer, runCall } from '../calls/run-call.ts';
-import type { CallOutcome } from '../calls/run-call.ts';
+import type { CallOutcome, HeldApproval } from '../calls/run-call.ts';
 import type { Log } from '../log.ts';
 import type { ToolRuntime } from '../tools/invoke.ts';
 import { SERVER_INFO } from './server-card.ts';
@@ -91,10 +91,22 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function toolResult(entry: McpTool, outcome: CallOutcome): CallToolResult {
   const meta = outcome.replayed ? { _meta: { [REPLAYED_META_KEY]: true } } : {};
   if (!outcome.ok) return { content: [{ type: 'text', text: outcome.text ?? answerText(outcome) }], isError: true, ...meta };
+  if (outcome.pending) return heldResult(outcome.approval, meta);
   const shaped = entry.wrapsResult ? { result: outcome.result } : outcome.result;
   if (!isRecord(shaped)) throw new Error(`${entry.tool.name} returned a non-object its output schema does not wrap`);
   const warnings = outcome.warnings ?? [];
   const structuredContent = warnings.length > 0 ? { ...shaped, warnings } : shaped;
   const warningTexts = warnings.map((warning) => ({ type: 'text' as const, text: `Warning (${warning.code}): ${warning.message}` }));
   return { content: [{ type: 'text', text: JSON.stringify(outcome.result) }, ...warningTexts], structuredContent, ...meta };
+}
+
+/**
+ * A held call is not an error: nothing was written and a person decides. structuredContent carries the same
+ * `pending` and `approval` as the REST body (the output schema admits it, tool-catalog.ts); the text says what to do.
+ */
+function heldResult(approval: HeldApproval, meta: Pick<CallToolResult, '_meta'>): CallToolResult {
+  const text = `This call was held for a person's approval and nothing was changed yet: ${approval.reason}. `
+    + `Ask the shop owner to approve it at ${approval.url} (before ${approval.expiresAt}), then poll approvals.get `
+    + `with {"id": "${approval.id}"} until its status is approved (its result is there), denied, expired or failed. Do not send the call again.`;
+  return { content: [{ type: 'text', text }], structuredContent: { pending: true, approval }, ...meta };
 }

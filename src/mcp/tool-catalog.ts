@@ -4,6 +4,7 @@ import { hasScope } from '../access/actor.ts';
 import type { Actor } from '../access/actor.ts';
 import { Warning } from '../schema/warning.ts';
 import { toJsonSchema } from '../tools/registry.ts';
+import { HeldAnswer } from '../calls/run-call.ts';
 import type { Registry, RegisteredTool } from '../tools/registry.ts';
 import { leanInputSchema, leanOutputSchema } from './lean-schema.ts';
 
@@ -78,11 +79,24 @@ function withWarnings(schema: JsonSchema): JsonSchema {
   return { ...schema, properties: { ...properties, warnings: WARNINGS_SCHEMA } };
 }
 
+/** The structuredContent of a held call (docs/behaviour.md#a-held-call). */
+const HELD_SCHEMA = leanOutputSchema(toJsonSchema(HeldAnswer, 'output'));
+
+/**
+ * The output schema of a write tool: its result, or the held answer a policy may give instead. SDK clients
+ * validate structuredContent against it, so both must pass; `$defs` stay at the root for `#/$defs/…` references.
+ */
+function orHeld(schema: JsonSchema): JsonSchema {
+  const { $defs, ...result } = schema;
+  return { type: 'object', anyOf: [result, HELD_SCHEMA], ...($defs === undefined ? {} : { $defs }) };
+}
+
 function toMcpTool(tool: RegisteredTool): McpTool {
   const input = mcpSchemaFor(leanInputSchema(tool.inputJsonSchema));
   if (input.wraps) throw new Error(`${tool.name}: a tool's input must be a JSON object`);
   const shaped = mcpSchemaFor(leanOutputSchema(tool.outputJsonSchema));
-  const output = tool.warnings === undefined ? shaped : { ...shaped, schema: withWarnings(shaped.schema) };
+  const warned = tool.warnings === undefined ? shaped : { ...shaped, schema: withWarnings(shaped.schema) };
+  const output = tool.annotations.readOnlyHint ? warned : { ...warned, schema: orHeld(warned.schema) };
   const { title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = tool.annotations;
   return {
     tool,

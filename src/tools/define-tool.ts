@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Scope } from '../access/scopes.ts';
+import type { ToolScope } from '../access/actor.ts';
 import type { ToolContext } from '../context.ts';
 import type { Warning } from '../schema/warning.ts';
 
@@ -19,7 +19,8 @@ export type ToolDefinition<I extends z.ZodType, O extends z.ZodType> = {
   /** `domain.verb_noun`; the REST path segment and the MCP tool name. */
   name: string;
   description: string;
-  scope: Scope;
+  /** The scope a caller needs; `any` for a tool every signed-in caller has (approvals.get, approvals.list). */
+  scope: ToolScope;
   /** Open without credentials (only the five public read tools). */
   anonymous?: boolean;
   annotations: ToolAnnotations;

@@ -10,6 +10,7 @@ import type { AnyTool } from './define-tool.ts';
 import type { Warning } from '../schema/warning.ts';
 import type { Log } from '../log.ts';
 import type { Channel, OrderEventHub, ToolContext } from '../context.ts';
+import type { ApprovalNotice } from '../policies/webhook.ts';
 
 /** What the transports share: built once at start-up. */
 export type ToolRuntime = {
@@ -18,6 +19,10 @@ export type ToolRuntime = {
   clock: () => Date;
   baseUrl: string;
   orderEvents: OrderEventHub;
+  /** The shop's time zone (BUTIK_TIME_ZONE): where a daily budget's day begins. */
+  timeZone: string;
+  /** Told of each new pending approval, without waiting (the approvals webhook, when one is configured). */
+  approvalHeld?: (notice: ApprovalNotice) => void;
 };
 
 export type ToolCall = {
@@ -78,12 +83,34 @@ function fieldsError(errors: FieldError[]): ToolError {
 
 export type ToolAnswer = { result: unknown; warnings: Warning[] };
 
+/** A call that passed authorisation and validation: what the policy stage judges and the handler runs. */
+export type PreparedCall = { tool: AnyTool; input: unknown; actor: Actor; channel: Channel; log?: Log };
+
+/** The first stages of every call: the caller may use the tool (401/403), and the input fits its schema (400). */
+export function prepareCall(call: ToolCall): PreparedCall {
+  authorizeTool(call.tool, call.actor);
+  return { ...call, input: parseInput(call.tool.input, call.input) };
+}
+
+/**
+ * A call a person approved runs as the agent that made it: `precondition` runs first inside the write's
+ * transaction (the target must still be as it was at the hold), and its audit entries name the approver.
+ */
+export type ApprovedRun = {
+  approvedBy: string;
+  precondition(tx: ToolContext['db']): Promise<void>;
+  /** Records the result in the same transaction, so the approval says approved exactly when the write happened. */
+  settle(tx: ToolContext['db'], result: unknown): Promise<void>;
+};
+
 /** The one execution path of every tool, REST and MCP alike (docs/architecture.md#rest-post-apiv1toolsname). */
 export async function invokeTool(runtime: ToolRuntime, call: ToolCall): Promise<ToolAnswer> {
-  const { tool, actor, channel } = call;
-  authorizeTool(tool, actor);
-  const input = parseInput(tool.input, call.input);
+  return executeTool(runtime, prepareCall(call));
+}
 
+/** The handler stage: a read on the plain database, a write in one transaction with its audit entries. */
+export async function executeTool(runtime: ToolRuntime, call: PreparedCall, approved?: ApprovedRun): Promise<ToolAnswer> {
+  const { tool, actor, channel, input } = call;
   const log = call.log ?? runtime.log;
   const contextFor = (db: ToolContext['db']): ToolContext => ({
     db,
@@ -93,11 +120,16 @@ export async function invokeTool(runtime: ToolRuntime, call: ToolCall): Promise<
     log,
     baseUrl: runtime.baseUrl,
     orderEvents: runtime.orderEvents,
-    audit: (record) => appendAudit(db, { record, actor, channel, tool: tool.name, at: runtime.clock() }),
+    audit: (record) => appendAudit(db, { record, actor, channel, tool: tool.name, at: runtime.clock(), approvedBy: approved?.approvedBy }),
   });
 
-  const result = tool.annotations.readOnlyHint
+  const result = tool.annotations.readOnlyHint && !approved
     ? await tool.handler(input, contextFor(runtime.db))
-    : await runtime.db.transaction((tx) => tool.handler(input, contextFor(tx)));
+    : await runtime.db.transaction(async (tx) => {
+      await approved?.precondition(tx);
+      const done = await tool.handler(input, contextFor(tx));
+      await approved?.settle(tx, done);
+      return done;
+    });
   return { result, warnings: tool.warnings?.(input) ?? [] };
 }

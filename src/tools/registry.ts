@@ -15,13 +15,14 @@ import { analyticsTools } from './analytics.ts';
 import { customerTools } from './customers.ts';
 import { marketingTools } from './marketing.ts';
 import { imageTools } from './images.ts';
+import { approvalTools } from './approvals.ts';
 
 /**
  * The only list of tools. REST routes, the OpenAPI document and MCP all read it (docs/architecture.md#adding-a-tool-step-by-step). These are every
  * shop's; toolsFor in app.ts adds those of the features a configuration switches on.
  */
 export const ALL_TOOLS: readonly AnyTool[] = [
-  ...productTools, ...categoryTools, ...discountTools, ...cartTools, ...orderTools, ...auditTools, ...pageTools, ...serviceTools, ...siteTools, ...settingsTools, ...featureTools, ...analyticsTools, ...customerTools, ...marketingTools, ...imageTools,
+  ...productTools, ...categoryTools, ...discountTools, ...cartTools, ...orderTools, ...auditTools, ...pageTools, ...serviceTools, ...siteTools, ...settingsTools, ...featureTools, ...analyticsTools, ...customerTools, ...marketingTools, ...imageTools, ...approvalTools,
 ];
 
 export type JsonSchema = Record<string, unknown>;

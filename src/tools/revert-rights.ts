@@ -1,6 +1,5 @@
-import { hasScope } from '../access/actor.ts';
-import type { Actor } from '../access/actor.ts';
-import type { Scope } from '../access/scopes.ts';
+import { ANY_CALLER, hasScope } from '../access/actor.ts';
+import type { Actor, ToolScope } from '../access/actor.ts';
 import { managesAccess, scopesOfRole } from '../access/staff-roles.ts';
 import type { StaffRole } from '../access/staff-roles.ts';
 import { ToolError } from '../errors/tool-error.ts';
@@ -79,13 +78,13 @@ function isOwner(actor: Actor): boolean {
   return actor.kind === 'master' || actor.kind === 'cli' || (actor.kind === 'staff' && managesAccess(actor.role));
 }
 
-let toolScopes: ReadonlyMap<string, Scope> | undefined;
+let toolScopes: ReadonlyMap<string, ToolScope> | undefined;
 
 /**
  * Read when first asked, not when this module loads: the registry's tool lists include audit.revert, whose
  * handler imports this module.
  */
-function scopeOfTool(name: string): Scope | undefined {
+function scopeOfTool(name: string): ToolScope | undefined {
   toolScopes ??= new Map(ALL_TOOLS.map((tool) => [tool.name, tool.scope]));
   return toolScopes.get(name);
 }
@@ -93,8 +92,8 @@ function scopeOfTool(name: string): Scope | undefined {
 /** From the role with the fewest rights up. */
 const ROLES_BY_RIGHTS: readonly StaffRole[] = ['viewer', 'manager', 'owner'];
 
-function lowestRoleWith(scope: Scope): StaffRole {
-  return ROLES_BY_RIGHTS.find((role) => scopesOfRole(role).has(scope)) ?? 'owner';
+function lowestRoleWith(scope: ToolScope): StaffRole {
+  return ROLES_BY_RIGHTS.find((role) => scope === ANY_CALLER || scopesOfRole(role).has(scope)) ?? 'owner';
 }
 
 function roleArticle(role: StaffRole): string {

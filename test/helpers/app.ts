@@ -86,6 +86,10 @@ function assertContract(app: FastifyInstance, toolName: string, response: CallRe
     if (!parsed.success) throw new Error(`${toolName} result violates its output schema: ${parsed.error.message}`);
     return;
   }
+  if (response.status === 202) {
+    if (!HeldEnvelope.safeParse(response.body).success) throw new Error(`bad held answer: ${JSON.stringify(response.body)}`);
+    return;
+  }
   const problem = ProblemShape.safeParse(response.body);
   if (!problem.success) throw new Error(`bad problem body (${response.status}): ${JSON.stringify(response.body)}`);
   if (problem.data.status !== response.status || !String(response.headers['content-type']).startsWith('application/problem+json')) {
@@ -98,6 +102,16 @@ const SuccessEnvelope = z.strictObject({
   ok: z.literal(true),
   result: z.unknown(),
   warnings: z.array(z.strictObject({ code: z.string().min(1), message: z.string().min(1) })).min(1).optional(),
+});
+
+/** A call a policy held (docs/behaviour.md#a-held-call). */
+const HeldEnvelope = z.strictObject({
+  ok: z.literal(true),
+  pending: z.literal(true),
+  approval: z.strictObject({
+    id: z.string().min(1), status: z.literal('pending'), url: z.string().startsWith(`${BASE_URL}/admin/approvals/`),
+    expiresAt: z.iso.datetime(), reason: z.string().min(1),
+  }),
 });
 
 const ProblemShape = z.object({

@@ -130,11 +130,11 @@ describe('the OpenAPI document', () => {
   it('marks the required scope and anonymous reads on every operation', () => {
     for (const tool of t.app.butik.registry.tools) {
       const op = doc.paths[`/api/v1/tools/${tool.name}`].post;
-      expect(SCOPES).toContain(op['x-service-required-scope']);
+      expect([...SCOPES, 'any']).toContain(op['x-service-required-scope']);
       expect(op['x-service-required-scope']).toBe(tool.scope);
       expect(op['x-service-anonymous-read']).toBe(tool.anonymous === true);
       if (tool.anonymous) expect(op.security).toEqual([]);
-      else expect(op.security).toEqual([{ bearerAuth: [tool.scope] }]);
+      else expect(op.security).toEqual([{ bearerAuth: tool.scope === 'any' ? [] : [tool.scope] }]);
     }
   });
 

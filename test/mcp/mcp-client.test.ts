@@ -58,10 +58,10 @@ describe.each(['legacy', 'modern'] as const)('the SDK client on the %s era', (er
     const key = await t.keyWith('orders:read', 'discounts:write');
     const { tools } = await withClient({ era, key }, (client) => client.listTools());
     const expected = t.app.butik.registry.tools
-      .filter((tool) => tool.anonymous || tool.scope === 'orders:read' || tool.scope === 'discounts:write')
+      .filter((tool) => tool.anonymous || tool.scope === 'any' || tool.scope === 'orders:read' || tool.scope === 'discounts:write')
       .map((tool) => tool.name);
     expect(tools.map((tool) => tool.name).sort()).toEqual([...expected].sort());
-    expect(expected).toEqual(expect.arrayContaining(['orders.list', 'orders.get', 'discounts.create', 'discounts.toggle']));
+    expect(expected).toEqual(expect.arrayContaining(['orders.list', 'orders.get', 'discounts.create', 'discounts.toggle', 'approvals.get', 'approvals.list']));
   });
 
   it('lists every tool to the master key, with title, description and annotations', async () => {

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isAgent, pauseAgent, resumeAgent } from '../../access/agent-pauses.ts';
+import { isAgent, resumeAgent } from '../../access/agent-pauses.ts';
 import type { Agent } from '../../access/agent-pauses.ts';
 import { findAgent, listAgents } from '../../access/agents.ts';
 import type { AgentSummary } from '../../access/agents.ts';
 import { hasScope } from '../../access/actor.ts';
 import { pausesAgents, resumesAgents } from '../../access/staff-roles.ts';
+import { pauseAgentAndDenyItsApprovals } from '../../policies/pause.ts';
 import { previewSessionUndo } from '../../tools/audit-session.ts';
 import type { SessionEntry } from '../../tools/audit-session.ts';
 import { html } from '../../edge/html/template.ts';
@@ -172,7 +173,7 @@ ${entries.length === 0 ? html`<p>${t.agents.nothing}</p>` : html`<form method="p
       return sendAdminPage(reply, { title: t.notFound, viewer: who.viewer, main: problemBox(t.agents.notFound) }, 404);
     }
     const by = { actor: who.actor, channel: 'admin' as const, at: clock() };
-    await (verb === 'pause' ? pauseAgent(db, id, by) : resumeAgent(db, id, by));
+    await (verb === 'pause' ? pauseAgentAndDenyItsApprovals(db, id, by) : resumeAgent(db, id, by));
     request.log.info({ agent: id, by: who.actor.staffId }, `admin ${verb}d an agent`);
     return reply.redirect(`${agentPath(id)}?done=${verb}d`, 303);
   };
