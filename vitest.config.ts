@@ -6,6 +6,7 @@ export default defineConfig({
     // depends on the store or on several processes sharing it; `npm run test:stores` (CI's second pass, with
     // TEST_DATABASE_URL and REDIS_URL) runs only those. test/lint/store-marking.test.ts says which files must be.
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/setup/password-cost.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
