@@ -2,10 +2,11 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // `npm test` runs every file on the embedded database. Files named `*.pg.test.ts` hold behaviour that
+    // depends on the store or on several processes sharing it; `npm run test:stores` (CI's second pass, with
+    // TEST_DATABASE_URL and REDIS_URL) runs only those. test/lint/store-marking.test.ts says which files must be.
     include: ['test/**/*.test.ts'],
-    // `*.slow.test.ts` start real servers and wait out real timeouts. CI runs the suite twice (PGlite, then
-    // PostgreSQL + Redis) and sets BUTIK_SKIP_SLOW=1 on the first pass, so they run once; `npm test` runs them.
-    exclude: process.env.BUTIK_SKIP_SLOW === '1' ? ['**/node_modules/**', 'test/**/*.slow.test.ts'] : ['**/node_modules/**'],
+    setupFiles: ['test/setup/password-cost.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -3,6 +3,7 @@
 // was built from; otherwise, after an edit or without a build, the TypeScript sources through tsx.
 // NODE_OPTIONS=--enable-source-maps makes the bundle's stack traces name the sources (the .map beside each file in dist/), at the
 // price of about 60 MB of memory and 50 ms of start, which is why it is not the default.
+import './node-version.js';
 import { readdirSync, statSync } from 'node:fs';
 import module from 'node:module';
 import { join } from 'node:path';

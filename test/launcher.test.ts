@@ -24,7 +24,7 @@ describe('bin/butik.js', () => {
     mkdirSync(join(dir, 'bin'));
     mkdirSync(join(dir, 'dist'));
     mkdirSync(join(dir, 'src', 'db'), { recursive: true });
-    for (const file of ['butik.js', 'embedded-engine.js']) cpSync(join(ROOT, 'bin', file), join(dir, 'bin', file));
+    for (const file of ['butik.js', 'embedded-engine.js', 'node-version.js']) cpSync(join(ROOT, 'bin', file), join(dir, 'bin', file));
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
     writeFileSync(join(dir, 'package-lock.json'), '{}');
@@ -33,6 +33,20 @@ describe('bin/butik.js', () => {
     writeFileSync(join(dir, 'src', 'db', 'client.ts'), '');
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('stops on a Node older than 22.12 with a sentence that names the version to use, before anything loads', () => {
+    // process.versions.node is what the check reads; pretending an older one is the only way to be older here.
+    const older = `Object.defineProperty(process.versions, 'node', { value: '22.11.0' }); await import(${JSON.stringify(join(dir, 'bin', 'butik.js'))});`;
+    let failure: { status: number; stderr: string; stdout: string } | undefined;
+    try {
+      execFileSync(process.execPath, ['--input-type=module', '-e', older], { encoding: 'utf8', stdio: 'pipe' });
+    } catch (error) {
+      failure = error as { status: number; stderr: string; stdout: string };
+    }
+    expect(failure?.status).toBe(1);
+    expect(failure?.stderr).toMatch(/^butik needs Node\.js 22\.12 or newer \(Node\.js 24, the current LTS, is the one to use\); this is v/);
+    expect(failure?.stdout).toBe('');
+  });
 
   it('runs the bundle while it is newer than every source file and the lockfile', () => {
     for (const path of ['src', 'src/cli.ts', 'src/db', 'src/db/client.ts', 'package-lock.json']) touch(path, 60);

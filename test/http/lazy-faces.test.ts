@@ -6,6 +6,7 @@ import { LEGACY_HEADERS, rpc } from '../mcp/mcp-client.ts';
 
 // The OAuth provider and the MCP SDK are loaded by the first request that needs them (src/edge/lazy.ts). On a
 // fresh app, several such first requests arrive at once here, and each must be answered in full.
+// store-independent: the race is over loading modules in memory; no request here writes to the database.
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
 afterAll(async () => { await t?.close(); });

@@ -147,10 +147,10 @@ describe('the OpenAPI document', () => {
     for (const name of ['products.search', 'products.get', 'categories.list']) expect(anonymous).toContain(name);
   });
 
-  it('gives the site reads scope pages:read once they exist', () => {
+  it('gives the site reads scope pages:read', () => {
     for (const name of ['site.list_pages', 'site.get_page']) {
-      const op = doc.paths[`/api/v1/tools/${name}`]?.post;
-      if (op) expect(op['x-service-required-scope']).toBe('pages:read');
+      // A renamed tool fails here instead of passing without a check.
+      expect(doc.paths[`/api/v1/tools/${name}`]?.post?.['x-service-required-scope'], name).toBe('pages:read');
     }
   });
 

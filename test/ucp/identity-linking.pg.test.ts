@@ -108,7 +108,7 @@ describe('buyer accounts', () => {
     const created = await signUp(base, 'Ann@Example.com');
     expect(created.status).toBe(201);
     const [row] = await t.database.db.select().from(buyers).where(eq(buyers.email, 'ann@example.com'));
-    expect(row?.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(row?.passwordHash).toMatch(/^scrypt\$\d+\$8\$1\$/); // the cost itself: test/access/passwords.test.ts
     expect(row?.passwordHash).not.toContain(PASSWORD);
     expect((await signUp(base, 'ann@example.com')).status).toBe(409);
     const short = await signUp(base, 'short@example.com', 'too short');
