@@ -17,6 +17,9 @@ for (const [network, prefix] of [
 ] as const) NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
   ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
+  // Translation and tunnel prefixes carry an IPv4 address inside (NAT64 local-use, 6to4, Teredo), so one of them
+  // can lead to a private IPv4 network; site-local is deprecated but still routed inside some sites.
+  ['64:ff9b:1::', 48], ['2002::', 16], ['2001::', 32], ['fec0::', 10],
 ] as const) NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
 
 export function isPublicAddress(address: string): boolean {

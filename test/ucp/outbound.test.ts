@@ -23,7 +23,7 @@ describe('requests the shop sends on a platform\'s word', () => {
     expect(isPublicAddress('8.8.8.8')).toBe(true);
     expect(isPublicAddress('2606:4700::1111')).toBe(true);
     expect(isPublicAddress('::ffff:808:808')).toBe(true);
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fc00::1', 'fe80::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:a00:1']) {
+    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fc00::1', 'fe80::1', '64:ff9b:1::a00:1', 'fec0::1', '2002:a00:1::1', '2001:0:4136:e378::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:a00:1']) {
       expect({ address, public: isPublicAddress(address) }).toEqual({ address, public: false });
     }
   });
