@@ -157,6 +157,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (trustedPlatforms.length > 0 && !e.BUTIK_UCP_SAVED_ADDRESSES) {
     throw new ConfigError('Invalid configuration:\n  BUTIK_UCP_TRUSTED_PLATFORMS: offers saved addresses, so it needs BUTIK_UCP_SAVED_ADDRESSES=true');
   }
+  if (believesUnsignedClaims(e.BUTIK_UCP_MODE, e.BUTIK_UCP_SIGNATURES) && trustedPlatforms.length > 0 && !isLoopbackHost(e.HOST)) {
+    throw new ConfigError('Invalid configuration:\n  BUTIK_UCP_TRUSTED_PLATFORMS: test mode believes an unsigned UCP-Agent naming a '
+      + `trusted platform, so anyone who can reach HOST=${e.HOST} could claim to be one and read imported customers' `
+      + 'addresses. Listen on loopback (HOST=127.0.0.1), or set BUTIK_UCP_SIGNATURES=required so only signed requests count');
+  }
   if (e.BUTIK_UCP_MODE === 'live' && trustedPlatforms.some((url) => !url.startsWith('https:'))) {
     throw new ConfigError('Invalid configuration:\n  BUTIK_UCP_TRUSTED_PLATFORMS: live mode reads platform profiles over https only');
   }
@@ -194,6 +199,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
   };
+}
+
+/**
+ * Test mode with optional signatures believes an unsigned UCP-Agent naming a trusted platform (what conformance
+ * suites send); only a server that nobody else can reach may do that (docs/ucp.md#trusted-platforms).
+ */
+export function believesUnsignedClaims(mode: 'off' | 'test' | 'live', signatures: 'required' | 'optional' | undefined): boolean {
+  return mode === 'test' && signatures !== 'required';
+}
+
+/** HOST names a loopback interface: 127.0.0.0/8, ::1 or localhost. */
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 function paymentHandlersOf(mode: 'off' | 'test' | 'live', file: string | undefined): PaymentHandlerDeclaration[] {

@@ -129,6 +129,16 @@ describe('UCP configuration', () => {
     expect(configError({ ...trusted, BUTIK_UCP_MODE: 'live' }).message).toMatch(/BUTIK_UCP_TRUSTED_PLATFORMS: live mode reads platform profiles over https only/);
   });
 
+  it('believes an unsigned UCP-Agent naming a trusted platform only on a server that listens on loopback', () => {
+    const trusted = { BUTIK_UCP_MODE: 'test', BUTIK_UCP_SAVED_ADDRESSES: 'true', BUTIK_UCP_TRUSTED_PLATFORMS: 'http://localhost:8285/p' };
+    for (const HOST of ['127.0.0.1', '127.0.0.2', '::1', 'localhost']) expect(loadConfig({ ...trusted, HOST }).host).toBe(HOST);
+    for (const HOST of ['0.0.0.0', '::', '192.168.1.10']) {
+      expect(configError({ ...trusted, HOST }).message).toMatch(/BUTIK_UCP_TRUSTED_PLATFORMS: test mode believes an unsigned UCP-Agent.*HOST=127\.0\.0\.1.*BUTIK_UCP_SIGNATURES=required/s);
+    }
+    // Signed requests only: nothing is believed on the header's word, so any address may listen.
+    expect(loadConfig({ ...trusted, HOST: '0.0.0.0', BUTIK_UCP_SIGNATURES: 'required' }).ucp.trustedPlatforms).toEqual(['http://localhost:8285/p']);
+  });
+
   it('takes a simulation secret in test mode only', () => {
     expect(loadConfig({ BUTIK_UCP_MODE: 'test', BUTIK_UCP_SIMULATION_SECRET: 's'.repeat(16) }).ucp.simulationSecret).toBe('s'.repeat(16));
     expect(configError({ BUTIK_UCP_MODE: 'off', BUTIK_UCP_SIMULATION_SECRET: 's'.repeat(16) }).message).toMatch(/BUTIK_UCP_SIMULATION_SECRET: only test mode/);

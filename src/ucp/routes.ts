@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { believesUnsignedClaims } from '../config.ts';
 import { decodeJsonBody } from '../edge/json-body.ts';
 import type { AppDeps } from '../deps.ts';
 import { parseAgent } from './agent-header.ts';
@@ -35,7 +36,7 @@ export const ucpRoutes = async (
 ) => {
   const { config, database } = deps;
   const clock = deps.runtime.clock;
-  const trust = { platforms: config.ucp.trustedPlatforms, unsignedClaims: config.ucp.mode === 'test' };
+  const trust = { platforms: config.ucp.trustedPlatforms, unsignedClaims: believesUnsignedClaims(config.ucp.mode, config.ucp.signatures) };
   const admit = callerAdmission(config.ucp.auth, deps.gate, trust, linking ? { linking, db: database.db } : undefined);
   const verify = requestVerifier({ policy: config.ucp.signatures, httpsOnly: config.ucp.mode === 'live', baseUrl: () => deps.baseUrl, profiles, clock });
   signAnswers(app, keys, clock, app.log);
