@@ -39,19 +39,18 @@ export function signInRoutes(app: FastifyInstance, deps: AppDeps, limiter: SignI
   app.post<{ Body: SignInBody }>('/admin/login', async (request, reply) => {
     const email = String(request.body?.email ?? '').slice(0, 254);
     const password = String(request.body?.password ?? '');
-    const wait = await limiter.retryAfter(email, request.ip);
-    if (wait > 0) {
+    const turn = await limiter.take(email, request.ip);
+    if (!turn.admitted) {
       request.log.warn({ email, ip: request.ip }, 'admin sign-in refused: too many failures');
-      reply.header('retry-after', String(wait));
+      reply.header('retry-after', String(turn.retryAfter));
       return sendAdminPage(reply, signInPage({ email, message: problemBox(t.signIn.limited) }), 429);
     }
     const member = await checkSignIn(db, email, password);
     if (!member) {
-      await limiter.failed(email, request.ip);
       request.log.warn({ email, ip: request.ip }, 'admin sign-in failed');
       return sendAdminPage(reply, signInPage({ email, message: problemBox(t.signIn.failed) }), 401);
     }
-    await limiter.succeeded(email);
+    await turn.succeeded();
     // A new session id at sign-in: an id planted or seen before it is worth nothing after.
     await request.session.regenerate();
     request.session.staffId = member.id;

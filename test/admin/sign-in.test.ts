@@ -107,6 +107,19 @@ describe('signing in to the console', () => {
     expect(locked.response.body).toContain('Too many failed sign-ins');
     expect(locked.cookie).toBeUndefined();
   });
+
+  it('checks only five of sixty parallel wrong passwords for one account and refuses the right one sent with them', async () => {
+    await addPerson(t.database.db, 'race@shop.dk', 'owner');
+    const wrong = Array.from({ length: 60 }, (_, i) => signIn(t.app, 'race@shop.dk', 'wrong password number x', {}, `10.3.0.${i}`));
+    const right = signIn(t.app, 'race@shop.dk', undefined, {}, '10.3.1.1');
+    const answers = await Promise.all([...wrong, right]);
+    expect(answers.filter((a) => a.response.statusCode === 401)).toHaveLength(5);
+    expect(answers.filter((a) => a.response.statusCode === 429)).toHaveLength(56);
+    const last = answers.at(-1);
+    expect(last?.response.statusCode).toBe(429);
+    expect(last?.response.body).toContain('Too many failed sign-ins');
+    expect(last?.cookie).toBeUndefined();
+  });
 });
 
 describe('the session cookie behind https', () => {
