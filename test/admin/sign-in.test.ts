@@ -120,6 +120,21 @@ describe('signing in to the console', () => {
     expect(last?.response.body).toContain('Too many failed sign-ins');
     expect(last?.cookie).toBeUndefined();
   });
+
+  it('refuses a sign-in posted from another site (login CSRF) and signs in from its own page', async () => {
+    const foreign = await signIn(t.app, 'anna@shop.dk', undefined, { origin: 'https://evil.example' }, '10.4.0.1');
+    const crossSite = await signIn(t.app, 'anna@shop.dk', undefined, { 'sec-fetch-site': 'cross-site' }, '10.4.0.2');
+    const opaque = await signIn(t.app, 'anna@shop.dk', undefined, { origin: 'null' }, '10.4.0.3');
+    for (const refused of [foreign, crossSite, opaque]) {
+      expect(refused.response.statusCode).toBe(403);
+      expect(refused.response.body).toContain('This form was not sent from a page of this console');
+      expect(refused.cookie).toBeUndefined();
+    }
+    const base = t.app.butik.baseUrl;
+    const ok = await signIn(t.app, 'anna@shop.dk', undefined, { origin: new URL(base).origin, 'sec-fetch-site': 'same-origin' }, '10.4.0.4');
+    expect(ok.response.statusCode).toBe(303);
+    expect(ok.cookie).toBeDefined();
+  });
 });
 
 describe('the session cookie behind https', () => {
