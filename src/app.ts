@@ -133,6 +133,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // microtask hop for work that never waits.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
+    // An https shop tells browsers to never try it over plain http (a year; subdomains are not the shop's to pin).
+    if (baseUrl.startsWith('https://')) reply.header('strict-transport-security', 'max-age=31536000');
     if (isPrivateApiPath(request.url)) reply.header('cache-control', 'no-store');
     if (!closing) return done();
     reply.header('connection', 'close');

@@ -1,4 +1,4 @@
-import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Log } from '../log.ts';
 import { connectRedis } from './redis-client.ts';
@@ -7,19 +7,40 @@ import { connectRedis } from './redis-client.ts';
 export const SIGN_IN_ATTEMPTS = 5;
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 
+/**
+ * One sign-in attempt's turn: admitted with a point taken from the account and from the address, or refused
+ * with the seconds until it may try again. A failed check keeps the points; `succeeded` gives them back.
+ */
+export type SignInTurn =
+  | { admitted: true; succeeded(): Promise<void> }
+  | { admitted: false; retryAfter: number };
+
 export type SignInLimiter = {
-  /** Seconds until this e-mail or address may try again, or 0 when it may try now. */
-  retryAfter(email: string, ip: string): Promise<number>;
-  failed(email: string, ip: string): Promise<void>;
-  /** A correct password clears the account's count (the address keeps its own). */
-  succeeded(email: string): Promise<void>;
+  /** Takes this attempt's point before the secret is checked, so parallel guesses cannot all pass one stale count. */
+  take(account: string, ip: string): Promise<SignInTurn>;
+  /** Resolves once the shared store answers (at once in memory); until then counts go to process memory. */
+  ready(): Promise<void>;
   close(): Promise<void>;
 };
 
+type Counted = { key: string; res: RateLimiterRes; refused: boolean };
+
+/** One atomic count (rate-limiter-flexible's consume: a Lua script in Redis, synchronous in memory). */
+async function count(limiter: RateLimiterAbstract, key: string): Promise<Counted> {
+  try {
+    return { key, res: await limiter.consume(key), refused: false };
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes) return { key, res: rejection, refused: true };
+    throw rejection;
+  }
+}
+
 /**
- * Failed sign-ins counted per account and per client address with rate-limiter-flexible: in Redis when
+ * Sign-in attempts counted per account and per client address with rate-limiter-flexible: in Redis when
  * REDIS_URL is set, so every instance sees the same count, in process memory otherwise (and while Redis
- * does not answer).
+ * does not answer). Every attempt takes its point before the password is checked and only a correct one
+ * gives it back (as the pre-authentication rate limit does for a key that authenticates): a count read first
+ * and written after the slow password hash would let a burst of parallel guesses through together.
  */
 export function signInLimiter(options: { redisUrl: string | undefined; prefix: string; log: Log }): SignInLimiter {
   const settings = { points: SIGN_IN_ATTEMPTS, duration: SIGN_IN_WINDOW_SECONDS };
@@ -33,21 +54,27 @@ export function signInLimiter(options: { redisUrl: string | undefined; prefix: s
       insuranceLimiter: new RateLimiterMemory({ ...settings, keyPrefix: `${options.prefix}:signin` }),
     })
     : new RateLimiterMemory({ ...settings, keyPrefix: 'signin' });
-  const keys = (email: string, ip: string) => [`account:${email.trim().toLowerCase().slice(0, 254)}`, `ip:${ip}`];
+  // Losing a give-back (Redis gone mid-request) only leaves a point counted: never worth failing the sign-in.
+  const giveBack = (key: string) => limiter.reward(key).catch(() => undefined);
   return {
-    async retryAfter(email, ip) {
-      const states = await Promise.all(keys(email, ip).map((key) => limiter.get(key).catch(() => null)));
-      const waits = states.map((state) => (state && state.consumedPoints >= SIGN_IN_ATTEMPTS ? Math.ceil(state.msBeforeNext / 1000) : 0));
-      return Math.max(0, ...waits);
+    async take(account, ip) {
+      const accountKey = `account:${account.trim().toLowerCase().slice(0, 254)}`;
+      const counted = await Promise.all([count(limiter, accountKey), count(limiter, `ip:${ip}`)]);
+      const refused = counted.filter((c) => c.refused);
+      if (refused.length > 0) {
+        // Nothing is checked, so a count that admitted this attempt gets its point back.
+        await Promise.all(counted.filter((c) => !c.refused).map((c) => giveBack(c.key)));
+        return { admitted: false, retryAfter: Math.max(1, ...refused.map((c) => Math.ceil(c.res.msBeforeNext / 1000))) };
+      }
+      return {
+        admitted: true,
+        // A correct password clears the account's count; the address keeps the failures it had before.
+        async succeeded() {
+          await Promise.all([limiter.delete(accountKey).catch(() => undefined), giveBack(`ip:${ip}`)]);
+        },
+      };
     },
-    async failed(email, ip) {
-      // A refusal only means the count is already at its limit.
-      await Promise.all(keys(email, ip).map((key) => limiter.consume(key).catch(() => undefined)));
-    },
-    async succeeded(email) {
-      const [account = ''] = keys(email, '');
-      await limiter.delete(account).catch(() => undefined);
-    },
+    ready: async () => { await redis?.ready(); },
     close: async () => { await redis?.close(); },
   };
 }

@@ -40,6 +40,7 @@ function fieldErrors(email: string, password: string): { email?: string; passwor
 }
 
 const closedPage: AdminView = { title: t.setup.title, main: problemBox(t.setup.closed, t.setup.closedResolution) };
+const limitedPage: AdminView = { title: t.setup.title, main: problemBox(t.signIn.limited) };
 
 /**
  * The one-time link `npm start` prints while the shop has no owner: a form that creates the first owner and
@@ -51,11 +52,10 @@ export function setupRoutes(app: FastifyInstance, deps: AppDeps, limiter: SignIn
 
   app.get<{ Querystring: { token?: string } }>(SETUP_PATH, async (request, reply) => {
     const token = String(request.query.token ?? '');
-    if (await limiter.retryAfter(LIMIT_KEY, request.ip) > 0) return sendAdminPage(reply, { title: t.setup.title, main: problemBox(t.signIn.limited) }, 429);
-    if (!token || !await setupTokenIsOpen(db, token, clock())) {
-      await limiter.failed(LIMIT_KEY, request.ip);
-      return sendAdminPage(reply, closedPage, 404);
-    }
+    const turn = await limiter.take(LIMIT_KEY, request.ip);
+    if (!turn.admitted) return sendAdminPage(reply, limitedPage, 429);
+    if (!token || !await setupTokenIsOpen(db, token, clock())) return sendAdminPage(reply, closedPage, 404);
+    await turn.succeeded();
     return sendAdminPage(reply, setupPage(token));
   });
 
@@ -63,23 +63,25 @@ export function setupRoutes(app: FastifyInstance, deps: AppDeps, limiter: SignIn
     const token = String(request.body?.token ?? '');
     const email = String(request.body?.email ?? '').slice(0, 254);
     const password = String(request.body?.password ?? '');
-    if (await limiter.retryAfter(LIMIT_KEY, request.ip) > 0) return sendAdminPage(reply, { title: t.setup.title, main: problemBox(t.signIn.limited) }, 429);
+    // A typo in a field is answered before the link is tried, so it costs no attempt.
     const errors = fieldErrors(email, password);
     if (errors.email || errors.password) return sendAdminPage(reply, setupPage(token, { email, errors }), 422);
+    const turn = await limiter.take(LIMIT_KEY, request.ip);
+    if (!turn.admitted) return sendAdminPage(reply, limitedPage, 429);
     try {
       const owner = await completeSetup(db, { token, email, password, now: clock() });
+      await turn.succeeded();
       await request.session.regenerate();
       request.session.staffId = owner.id;
       request.log.info({ staffId: owner.id }, 'first owner created from the setup link');
       return await reply.redirect('/admin/overview', 303);
     } catch (error) {
       if (error instanceof ToolError && error.code === 'already_exists') {
+        // The link was right; only the e-mail is taken.
+        await turn.succeeded();
         return sendAdminPage(reply, setupPage(token, { email, errors: { email: error.message } }), 409);
       }
-      if (error instanceof ToolError) {
-        await limiter.failed(LIMIT_KEY, request.ip);
-        return sendAdminPage(reply, closedPage, 404);
-      }
+      if (error instanceof ToolError) return sendAdminPage(reply, closedPage, 404);
       throw error;
     }
   });

@@ -3,6 +3,7 @@ import { checkSignIn } from '../access/staff.ts';
 import { endStaffSessions } from '../access/staff-sessions.ts';
 import type { SignInLimiter } from '../access/sign-in-limit.ts';
 import { html } from '../edge/html/template.ts';
+import { isForeignPost } from '../edge/origin.ts';
 import type { AppDeps } from '../deps.ts';
 import { noticeBox, problemBox, sendAdminPage } from './document.ts';
 import { signedIn } from './session.ts';
@@ -23,8 +24,9 @@ function signInPage(options: { email?: string; message?: ReturnType<typeof html>
 }
 
 /**
- * Sign-in and sign-out. The sign-in form carries no CSRF token: before it there is no session to protect, and
- * keeping none for anonymous visitors means a flood of page views stores nothing. Everything after it does.
+ * Sign-in and sign-out. The sign-in form carries no CSRF token: keeping no session for anonymous visitors means a
+ * flood of page views stores nothing. A post another site's page makes (login CSRF) is refused by the browser's
+ * Origin and Sec-Fetch-Site headers instead. Everything after sign-in carries a token.
  */
 export function signInRoutes(app: FastifyInstance, deps: AppDeps, limiter: SignInLimiter): void {
   const { db } = deps.runtime;
@@ -39,19 +41,23 @@ export function signInRoutes(app: FastifyInstance, deps: AppDeps, limiter: SignI
   app.post<{ Body: SignInBody }>('/admin/login', async (request, reply) => {
     const email = String(request.body?.email ?? '').slice(0, 254);
     const password = String(request.body?.password ?? '');
-    const wait = await limiter.retryAfter(email, request.ip);
-    if (wait > 0) {
+    // Login CSRF: a page of another site must not sign this browser in to an account of its choosing.
+    if (isForeignPost(request.headers, deps.baseUrl)) {
+      request.log.warn({ origin: request.headers.origin, site: request.headers['sec-fetch-site'] }, 'admin sign-in refused: posted from another site');
+      return sendAdminPage(reply, { title: t.csrf.title, main: problemBox(t.csrf.detail, t.csrf.resolution) }, 403);
+    }
+    const turn = await limiter.take(email, request.ip);
+    if (!turn.admitted) {
       request.log.warn({ email, ip: request.ip }, 'admin sign-in refused: too many failures');
-      reply.header('retry-after', String(wait));
+      reply.header('retry-after', String(turn.retryAfter));
       return sendAdminPage(reply, signInPage({ email, message: problemBox(t.signIn.limited) }), 429);
     }
     const member = await checkSignIn(db, email, password);
     if (!member) {
-      await limiter.failed(email, request.ip);
       request.log.warn({ email, ip: request.ip }, 'admin sign-in failed');
       return sendAdminPage(reply, signInPage({ email, message: problemBox(t.signIn.failed) }), 401);
     }
-    await limiter.succeeded(email);
+    await turn.succeeded();
     // A new session id at sign-in: an id planted or seen before it is worth nothing after.
     await request.session.regenerate();
     request.session.staffId = member.id;

@@ -38,3 +38,14 @@ export function preflightHeaders(origin: string): Record<string, string> {
     'access-control-max-age': '600',
   };
 }
+
+/**
+ * Whether a browser says a form post came from a page of another site: an `Origin` that is not the shop's
+ * (the opaque "null" of a sandboxed or redirected form included), or a `Sec-Fetch-Site` other than
+ * same-origin or none (typed or bookmarked). Clients that send neither header are not browsers posting forms.
+ */
+export function isForeignPost(headers: { origin?: string | undefined; 'sec-fetch-site'?: string | string[] | undefined }, baseUrl: string): boolean {
+  const site = headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
+  return headers.origin !== undefined && originOf(headers.origin) !== originOf(baseUrl);
+}

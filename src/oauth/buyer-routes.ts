@@ -85,19 +85,18 @@ export const buyerRoutes: FastifyPluginAsync<{ deps: AppDeps; oauth: OAuthServer
     const email = String(request.body.email ?? '').slice(0, 254);
     const again = (status: number, text: string) =>
       send(reply, status, renderLinkPage({ ...view, email, notice: { text, problem: true }, csrfToken: reply.generateCsrf() }), view.redirectUri);
-    const wait = await limiter.retryAfter(email, request.ip);
-    if (wait > 0) {
+    const turn = await limiter.take(email, request.ip);
+    if (!turn.admitted) {
       request.log.warn({ ip: request.ip }, 'buyer sign-in refused: too many failures');
-      reply.header('retry-after', String(wait));
-      return again(429, `For mange forsøg. Prøv igen om ${Math.ceil(wait / 60)} minutter.`);
+      reply.header('retry-after', String(turn.retryAfter));
+      return again(429, `For mange forsøg. Prøv igen om ${Math.ceil(turn.retryAfter / 60)} minutter.`);
     }
     const buyer = await checkBuyerSignIn(db, email, String(request.body.password ?? ''));
     if (!buyer) {
-      await limiter.failed(email, request.ip);
       request.log.warn({ ip: request.ip }, 'buyer sign-in failed');
       return again(401, 'Forkert e-mail eller adgangskode.');
     }
-    await limiter.succeeded(email);
+    await turn.succeeded();
     const chosen = listOf(request.body.scope).filter((scope): scope is UcpBuyerScope => view.requested.includes(scope as UcpBuyerScope));
     if (chosen.length === 0) return again(400, 'Sæt flueben ved mindst én ting, eller afvis forespørgslen.');
 

@@ -107,6 +107,34 @@ describe('signing in to the console', () => {
     expect(locked.response.body).toContain('Too many failed sign-ins');
     expect(locked.cookie).toBeUndefined();
   });
+
+  it('checks only five of sixty parallel wrong passwords for one account and refuses the right one sent with them', async () => {
+    await addPerson(t.database.db, 'race@shop.dk', 'owner');
+    const wrong = Array.from({ length: 60 }, (_, i) => signIn(t.app, 'race@shop.dk', 'wrong password number x', {}, `10.3.0.${i}`));
+    const right = signIn(t.app, 'race@shop.dk', undefined, {}, '10.3.1.1');
+    const answers = await Promise.all([...wrong, right]);
+    expect(answers.filter((a) => a.response.statusCode === 401)).toHaveLength(5);
+    expect(answers.filter((a) => a.response.statusCode === 429)).toHaveLength(56);
+    const last = answers.at(-1);
+    expect(last?.response.statusCode).toBe(429);
+    expect(last?.response.body).toContain('Too many failed sign-ins');
+    expect(last?.cookie).toBeUndefined();
+  });
+
+  it('refuses a sign-in posted from another site (login CSRF) and signs in from its own page', async () => {
+    const foreign = await signIn(t.app, 'anna@shop.dk', undefined, { origin: 'https://evil.example' }, '10.4.0.1');
+    const crossSite = await signIn(t.app, 'anna@shop.dk', undefined, { 'sec-fetch-site': 'cross-site' }, '10.4.0.2');
+    const opaque = await signIn(t.app, 'anna@shop.dk', undefined, { origin: 'null' }, '10.4.0.3');
+    for (const refused of [foreign, crossSite, opaque]) {
+      expect(refused.response.statusCode).toBe(403);
+      expect(refused.response.body).toContain('This form was not sent from a page of this console');
+      expect(refused.cookie).toBeUndefined();
+    }
+    const base = t.app.butik.baseUrl;
+    const ok = await signIn(t.app, 'anna@shop.dk', undefined, { origin: new URL(base).origin, 'sec-fetch-site': 'same-origin' }, '10.4.0.4');
+    expect(ok.response.statusCode).toBe(303);
+    expect(ok.cookie).toBeDefined();
+  });
 });
 
 describe('the session cookie behind https', () => {

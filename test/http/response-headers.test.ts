@@ -26,6 +26,19 @@ describe('response headers', () => {
     }
   });
 
+  it('sends Strict-Transport-Security on every answer when BASE_URL is https, and not over plain http', async () => {
+    const https = await createTestApp({ baseUrl: 'https://shop.example' });
+    try {
+      for (const url of ['/healthz', '/admin/login', '/api/v1/openapi.json', '/no-such-page']) {
+        const answer = await https.app.inject({ method: 'GET', url });
+        expect(answer.headers['strict-transport-security'], url).toBe('max-age=31536000');
+      }
+    } finally {
+      await https.close();
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).headers['strict-transport-security']).toBeUndefined();
+  });
+
   it('leaves the public documents cacheable, still nosniff', async () => {
     for (const url of ['/api/v1/openapi.json', '/.well-known/mcp/server-card.json', '/healthz']) {
       const answer = await send(t, { method: 'GET', url });
