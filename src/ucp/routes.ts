@@ -4,6 +4,7 @@ import { decodeJsonBody } from '../edge/json-body.ts';
 import type { AppDeps } from '../deps.ts';
 import { parseAgent } from './agent-header.ts';
 import { callerAdmission } from './caller.ts';
+import { idempotencyKeyOf } from './replay-key.ts';
 import { UcpError } from './errors.ts';
 import type { BuyerLinking } from './linked-buyer.ts';
 import { ucpMcpRoute } from './mcp.ts';
@@ -102,14 +103,13 @@ async function serve(
     const signedBy = await served.verify(request);
     const caller = await served.admit(request.ip, request.headers, signedBy);
     served.guard?.(request);
-    const header = request.headers['idempotency-key'];
     const answer = await run({
       operation: served.operation,
       id: request.params.id ?? '',
       agent,
       caller,
       body: readBody(request, served.body),
-      idempotencyKey: typeof header === 'string' && header.trim() !== '' ? header.trim() : undefined,
+      idempotencyKey: idempotencyKeyOf(request, signedBy),
       requestId: request.id,
       log: request.log,
     });

@@ -4,6 +4,7 @@ import type { AppDeps } from '../deps.ts';
 import type { callerAdmission } from './caller.ts';
 import { UcpError } from './errors.ts';
 import { failureOf, JSON_TYPE, sendAnswer } from './replies.ts';
+import { idempotencyKeyOf } from './replay-key.ts';
 import { transportErrorBody } from './shopping-answer.ts';
 import type { ShoppingCapability } from './shopping-answer.ts';
 import { shoppingAgent } from './shopping-agent.ts';
@@ -42,14 +43,13 @@ export const shoppingRoutes = async (
       const agent = shoppingAgent(request.headers['ucp-agent']);
       const signedBy = await verify(request);
       const caller = await admit(request.ip, request.headers, signedBy);
-      const key = request.headers['idempotency-key'];
       const answer = await run({
         operation,
         id: request.params.id ?? '',
         agent,
         caller,
         body: withBody ? decodeJsonBody(request) : {},
-        idempotencyKey: typeof key === 'string' && key.trim() !== '' ? key.trim() : undefined,
+        idempotencyKey: idempotencyKeyOf(request, signedBy),
         log: request.log,
       });
       return sendAnswer(reply, answer);

@@ -52,9 +52,10 @@ function fieldsOf(headers: IncomingHttpHeaders): FieldOccurrence[] {
 /**
  * Checks a platform's RFC 9421 signature against the keys in its profile (docs/ucp.md#request-signatures):
  * the body against Content-Digest, the components UCP requires covered, `expires` not passed and `created`
- * within five minutes, the key found by keyid (a key missing from the cached profile refetches it once). A
- * refusal is a UcpError with UCP's code and status. Replays are the idempotency keys' to answer: the
- * Idempotency-Key is among the signed components, so a replayed write gets the first call's answer.
+ * required and within five minutes, the key found by keyid (a key missing from the cached profile refetches it
+ * once). A refusal is a UcpError with UCP's code and status. Replays inside those minutes are the idempotency keys'
+ * to answer: the Idempotency-Key is among the signed components, and a signed write without one runs under a key
+ * made from its signature (replay-key.ts), so a replayed write gets the first call's answer.
  * Resolves to the profile URL whose key made the signature, or undefined for an unsigned request the policy allows.
  */
 export function requestVerifier(options: { policy: SignaturePolicy; httpsOnly: boolean; baseUrl: () => string; profiles: ProfileReader; clock: () => Date }) {
@@ -83,7 +84,7 @@ export function requestVerifier(options: { policy: SignaturePolicy; httpsOnly: b
         policy: {
           algorithms: REGISTERED_ALGORITHMS,
           requiredComponents: requestComponents({ url: targetUri, headers: headers as Record<string, string>, hasBody: body !== '' }),
-          requiredParameters: ['keyid'],
+          requiredParameters: ['keyid', 'created'],
           clockSkew: CLOCK_SKEW_S,
           now,
           validate: ({ parameters }) => {

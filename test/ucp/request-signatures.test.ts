@@ -160,6 +160,37 @@ describe('UCP request signatures, checked when sent (test mode)', () => {
     expect(JSON.parse(elsewhere.body).code).toBe('signature_invalid');
   });
 
+  it('answers a replayed signed create that sent no Idempotency-Key from the first call, and creates one session', async () => {
+    const body = JSON.stringify(LINE);
+    const headers: Record<string, string> = { 'ucp-agent': `profile="${platform.profileUrl}"`, 'content-type': 'application/json' };
+    Object.assign(headers, await signRequest({ method: 'POST', url: `${BASE_URL}/checkout-sessions`, headers, body }, first, new Date()));
+    const original = await t.app.inject({ method: 'POST', url: '/checkout-sessions', headers, payload: body });
+    const replayed = await t.app.inject({ method: 'POST', url: '/checkout-sessions', headers, payload: body });
+    expect(original.statusCode).toBe(201);
+    expect(replayed.statusCode).toBe(201);
+    expect(JSON.parse(replayed.body).id).toBe(JSON.parse(original.body).id);
+    // A fresh signature of the same create is a new request: a second session.
+    const again: Record<string, string> = { 'ucp-agent': `profile="${platform.profileUrl}"`, 'content-type': 'application/json' };
+    Object.assign(again, await signRequest({ method: 'POST', url: `${BASE_URL}/checkout-sessions`, headers: again, body }, first, new Date(Date.now() + 1000)));
+    const second = await t.app.inject({ method: 'POST', url: '/checkout-sessions', headers: again, payload: body });
+    expect(JSON.parse(second.body).id).not.toBe(JSON.parse(original.body).id);
+  });
+
+  it('refuses a signature without created, which would otherwise be valid forever', async () => {
+    const body = JSON.stringify(LINE);
+    const headers: Record<string, string> = { 'ucp-agent': `profile="${platform.profileUrl}"`, 'idempotency-key': randomUUID(), 'content-type': 'application/json' };
+    headers['content-digest'] = `sha-256=:${createHash('sha256').update(body).digest('base64')}:`;
+    const fields = await createSignature({ kind: 'request', method: 'POST', targetUri: `${BASE_URL}/checkout-sessions`, fields: Object.entries(headers).map(([name, value]) => ({ name, value })) }, {
+      components: ['@method', '@authority', '@path', 'ucp-agent', 'idempotency-key', 'content-type', 'content-digest'],
+      parameters: { keyid: first.kid },
+      signer: { algorithm: 'ecdsa-p256-sha256', sign: (data) => sign('sha256', data, { key: first.key, dsaEncoding: 'ieee-p1363' }) },
+    });
+    const timeless = await t.app.inject({ method: 'POST', url: '/checkout-sessions', headers: { ...headers, signature: fields.signature, 'signature-input': fields.signatureInput }, payload: body });
+    expect(timeless.statusCode).toBe(401);
+    expect(JSON.parse(timeless.body)).toMatchObject({ code: 'signature_invalid' });
+    expect(JSON.parse(timeless.body).content).toMatch(/created/);
+  });
+
   it('reads the profile again for a key it does not list, and accepts the rotated key', async () => {
     const before = platform.fetches();
     const rotated = platformKey();
