@@ -132,7 +132,7 @@ export const t = {
   },
   agents: {
     title: 'Agents', lead: 'Every API key and connected app that can call this shop. Pause stops an agent at once: each call it makes is refused until an owner resumes it.',
-    agent: 'Agent', kind: 'Kind', key: 'API key', app: 'Connected app', scopes: 'Scopes', lastSeen: 'Last seen', changesToday: 'Changes today',
+    agent: 'Agent', kind: 'Kind', key: 'API key', app: 'Connected app', scopes: 'Scopes', lastSeen: 'Last seen', changesToday: 'Changes today', waiting: 'Waiting for approval',
     state: 'State', active: 'active', paused: 'paused', pausedBy: (by: string, at: string) => `Paused by ${by} on ${at}.`,
     pause: 'Pause', resume: 'Resume', pausedDone: 'The agent is paused: every call it makes is refused.', resumedDone: 'The agent can call again.',
     resumeOwnerOnly: 'Only an owner resumes a paused agent.', mayNotPause: 'Only an owner or a manager pauses agents.',

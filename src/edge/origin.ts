@@ -40,12 +40,15 @@ export function preflightHeaders(origin: string): Record<string, string> {
 }
 
 /**
- * Whether a browser says a form post came from a page of another site: an `Origin` that is not the shop's
- * (the opaque "null" of a sandboxed or redirected form included), or a `Sec-Fetch-Site` other than
- * same-origin or none (typed or bookmarked). Clients that send neither header are not browsers posting forms.
+ * Whether a browser says a form post came from a page of another site. A browser that sends `Sec-Fetch-Site`
+ * says it outright: anything but same-origin or none (typed or bookmarked) is foreign. It compares the page's
+ * origin with the address the browser actually posted to, so a shop reached by another name than BASE_URL (a
+ * test on 127.0.0.1, a second host name) still signs its own people in. An older browser without it is judged by
+ * `Origin`: one that is not the shop's (the opaque "null" of a sandboxed or redirected form included) is
+ * foreign. Clients that send neither header are not browsers posting forms.
  */
 export function isForeignPost(headers: { origin?: string | undefined; 'sec-fetch-site'?: string | string[] | undefined }, baseUrl: string): boolean {
   const site = headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
+  if (site !== undefined) return site !== 'same-origin' && site !== 'none';
   return headers.origin !== undefined && originOf(headers.origin) !== originOf(baseUrl);
 }

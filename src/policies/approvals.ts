@@ -168,11 +168,20 @@ export async function denyPendingApprovalsFor(
   return denied.length;
 }
 
-/** Pending (not yet expired) approvals per agent key id, for the agents page and the navigation badge. */
-export async function pendingApprovalCounts(db: Queryable, now: Date): Promise<Map<string, number>> {
-  const rows = await db.select({ caller: approvals.caller, n: sql<number>`count(*)::int` }).from(approvals)
-    .where(and(eq(approvals.status, 'pending'), sql`${approvals.expiresAt} > ${now}`)).groupBy(approvals.caller);
-  return new Map(rows.map((row) => [row.caller.replace(/^key:/, ''), Number(row.n)]));
+/**
+ * Pending (not yet expired) approvals per agent, for the console's Agents page: a key's own, and an application's
+ * summed over every grant it holds (the same agents a pause names).
+ */
+export async function pendingApprovalCounts(db: Queryable, now: Date): Promise<Map<PausableAgent, number>> {
+  const clientId = sql<string | null>`${approvals.actor}->>'clientId'`;
+  const rows = await db.select({ caller: approvals.caller, clientId, n: sql<number>`count(*)::int` }).from(approvals)
+    .where(and(eq(approvals.status, 'pending'), sql`${approvals.expiresAt} > ${now}`)).groupBy(approvals.caller, clientId);
+  const counts = new Map<PausableAgent, number>();
+  for (const row of rows) {
+    const agent: PausableAgent = row.clientId ? `app:${row.clientId}` : `key:${row.caller.replace(/^key:/, '')}`;
+    counts.set(agent, (counts.get(agent) ?? 0) + Number(row.n));
+  }
+  return counts;
 }
 
 /** How many calls wait for a person now: the console navigation's badge. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../src/access/api-keys.ts';
-import { createTestApp } from '../helpers/app.ts';
+import { createTestApp, MASTER_KEY } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { master } from '../helpers/fixtures.ts';
 import { page, post, staffCookie } from './helpers.ts';
@@ -16,6 +16,14 @@ beforeAll(async () => {
   viewer = await staffCookie(t, 'vera@shop.dk', 'viewer');
 });
 afterAll(async () => { await t?.close(); });
+
+/** The owner's policy document, through the command route the CLI uses. */
+function setPolicies(document: unknown) {
+  return t.app.inject({
+    method: 'POST', url: '/api/v1/commands/policies.set', headers: { authorization: `Bearer ${MASTER_KEY}`, 'content-type': 'application/json' },
+    payload: JSON.stringify({ document }),
+  });
+}
 
 async function agentKey(name: string) {
   return createKey(t.database.db, { name, scopes: ['categories:write', 'categories:read'] }, { actor: { kind: 'master' }, channel: 'cli', at: new Date() });
@@ -50,6 +58,23 @@ describe('/admin/agents', () => {
 
     const [entry] = (await t.call('audit.list', { targetId: `key:${key.id}` }, master)).body.result;
     expect(entry).toMatchObject({ tool: 'agents.pause', channel: 'admin', actor: { kind: 'staff', name: 'mads@shop.dk (manager)' } });
+  });
+
+  it('shows how many calls of each agent wait for approval, and pausing it from the console denies them', async () => {
+    expect((await setPolicies({ rules: [{ kind: 'tool', tool: 'categories.delete' }] })).statusCode).toBe(200);
+    const key = await agentKey('deleting-agent');
+    expect((await t.call('categories.upsert', { slug: 'doomed', name: 'Doomed' }, { key: key.key })).status).toBe(200);
+    const held = await t.call('categories.delete', { slug: 'doomed', confirm: true }, { key: key.key });
+    expect(held.status).toBe(202);
+
+    const listed = await page(t.app, owner, '/admin/agents');
+    const row = /<tr>\s*<td data-label="Agent"><a href="[^"]+">deleting-agent<\/a>[\s\S]*?<\/tr>/.exec(listed.response.body)?.[0] ?? '';
+    expect(row).toMatch(/data-label="Waiting for approval" class="num"><a href="\/admin\/approvals">1<\/a>/);
+
+    expect((await post(t.app, owner, `/admin/agents/key%3A${key.id}/pause`, { _csrf: listed.csrf ?? '' })).statusCode).toBe(303);
+    const after = await page(t.app, owner, `/admin/agents/key%3A${key.id}`);
+    expect(after.response.body).toMatch(/<dt>Waiting for approval<\/dt><dd>0<\/dd>/);
+    expect((await setPolicies({ rules: [] })).statusCode).toBe(200);
   });
 
   it('lets an owner resume, and shows a viewer the list without buttons', async () => {

@@ -261,9 +261,9 @@ describe('for pausing an agent', () => {
       const product = await createProduct(t);
       ids.push((await t.call('products.delete', { slug: product.slug, confirm: true }, { key: paused.key })).body.approval.id);
     }
-    expect((await pendingApprovalCounts(t.database.db, now)).get(paused.id)).toBe(2);
+    expect((await pendingApprovalCounts(t.database.db, now)).get(keyAgent(paused.id))).toBe(2);
     expect(await denyPendingApprovalsFor(t.database.db, keyAgent(paused.id), { by: 'olga@shop.dk (owner)', note: 'Paused.', now })).toBe(2);
-    expect((await pendingApprovalCounts(t.database.db, now)).get(paused.id)).toBeUndefined();
+    expect((await pendingApprovalCounts(t.database.db, now)).get(keyAgent(paused.id))).toBeUndefined();
     for (const id of ids) {
       expect((await t.call('approvals.get', { id }, { key: paused.key })).body.result).toMatchObject({ status: 'denied', note: 'Paused.' });
     }

@@ -5,6 +5,7 @@ import { findAgent, listAgents } from '../../access/agents.ts';
 import type { AgentSummary } from '../../access/agents.ts';
 import { hasScope } from '../../access/actor.ts';
 import { pausesAgents, resumesAgents } from '../../access/staff-roles.ts';
+import { pendingApprovalCounts } from '../../policies/approvals.ts';
 import { pauseAgentAndDenyItsApprovals } from '../../policies/pause.ts';
 import { previewSessionUndo } from '../../tools/audit-session.ts';
 import type { SessionEntry } from '../../tools/audit-session.ts';
@@ -59,25 +60,31 @@ export function agentPages(app: FastifyInstance, deps: AppDeps): void {
 
   const kindOf = (agent: AgentSummary) => (agent.kind === 'key' ? t.agents.key : t.agents.app);
 
-  const row = (who: SignedIn, agent: AgentSummary) => html`<tr>
+  const waitingOf = (agent: AgentSummary, waiting: ReadonlyMap<Agent, number>): Html | number => {
+    const count = waiting.get(agent.agent) ?? 0;
+    return count === 0 ? 0 : html`<a href="/admin/approvals">${count}</a>`;
+  };
+
+  const row = (who: SignedIn, agent: AgentSummary, waiting: ReadonlyMap<Agent, number>) => html`<tr>
 <td data-label="${t.agents.agent}"><a href="${agentPath(agent.agent)}">${agent.name}</a></td>
 <td data-label="${t.agents.kind}" class="nowrap">${kindOf(agent)}</td>
 <td data-label="${t.agents.scopes}">${agent.scopes.join(', ')}</td>
 <td data-label="${t.agents.lastSeen}">${formatDate(agent.lastSeenAt, timeZone)}</td>
 <td data-label="${t.agents.changesToday}" class="num">${agent.changesSince}</td>
+<td data-label="${t.agents.waiting}" class="num">${waitingOf(agent, waiting)}</td>
 <td data-label="${t.agents.state}">${stateOf(agent)}</td>
 <td class="nowrap">${action(who, agent)}</td></tr>`;
 
   app.get<{ Querystring: Query }>('/admin/agents', async (request, reply) => {
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
-    const agents = await listAgents(db, dayStart());
+    const [agents, waiting] = await Promise.all([listAgents(db, dayStart()), pendingApprovalCounts(db, clock())]);
     const done = DONE[request.query.done ?? ''];
     return sendAdminPage(reply, {
       title: t.agents.title, current: 'agents', viewer: who.viewer,
       main: html`<h1>${t.agents.title}</h1><p>${t.agents.lead}</p>${done ? noticeBox(done) : ''}
-${agents.length === 0 ? html`<p>${t.none}</p>` : html`<table class="stack"><thead><tr><th scope="col">${t.agents.agent}</th><th scope="col">${t.agents.kind}</th><th scope="col">${t.agents.scopes}</th><th scope="col">${t.agents.lastSeen}</th><th scope="col" class="num">${t.agents.changesToday}</th><th scope="col">${t.agents.state}</th><th scope="col"><span class="skip-link">Actions</span></th></tr></thead><tbody>
-${agents.map((agent) => row(who, agent))}</tbody></table>`}`,
+${agents.length === 0 ? html`<p>${t.none}</p>` : html`<table class="stack"><thead><tr><th scope="col">${t.agents.agent}</th><th scope="col">${t.agents.kind}</th><th scope="col">${t.agents.scopes}</th><th scope="col">${t.agents.lastSeen}</th><th scope="col" class="num">${t.agents.changesToday}</th><th scope="col" class="num">${t.agents.waiting}</th><th scope="col">${t.agents.state}</th><th scope="col"><span class="skip-link">Actions</span></th></tr></thead><tbody>
+${agents.map((agent) => row(who, agent, waiting))}</tbody></table>`}`,
     });
   });
 
@@ -85,7 +92,9 @@ ${agents.map((agent) => row(who, agent))}</tbody></table>`}`,
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     const { agent: id } = request.params;
-    const agent = isAgent(id) ? await findAgent(db, id, dayStart()) : undefined;
+    const [agent, waiting] = await Promise.all([
+      isAgent(id) ? findAgent(db, id, dayStart()) : undefined, pendingApprovalCounts(db, clock()),
+    ]);
     if (!agent) return sendAdminPage(reply, { title: t.notFound, viewer: who.viewer, main: problemBox(t.agents.notFound) }, 404);
     const done = request.query.done === 'undone' ? t.agents.undone(Number(request.query.count ?? 0)) : DONE[request.query.done ?? ''];
     return sendAdminPage(reply, {
@@ -95,7 +104,8 @@ ${agents.map((agent) => row(who, agent))}</tbody></table>`}`,
 <dt>${t.agents.scopes}</dt><dd>${agent.scopes.join(', ') || '—'}</dd>
 <dt>${t.agents.lastSeen}</dt><dd>${formatDate(agent.lastSeenAt, timeZone)}</dd>
 <dt>${t.agents.changesToday}</dt><dd>${agent.changesSince}</dd>
-<dt>${t.agents.state}</dt><dd>${stateOf(agent)}</dd></dl>
+<dt>${t.agents.state}</dt><dd>${stateOf(agent)}</dd>
+<dt>${t.agents.waiting}</dt><dd>${waitingOf(agent, waiting)}</dd></dl>
 <p class="actions">${action(who, agent)} <a href="/admin/activity?actor=${encodeURIComponent(actorNameOf(agent))}">${t.agents.activity}</a></p></section>
 ${hasScope(who.actor, 'audit:revert') ? sinceForm(agent.agent, today(clock(), timeZone)) : ''}`,
     });
