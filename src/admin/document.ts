@@ -5,6 +5,7 @@ import { renderPage } from '../edge/html/document.ts';
 import { contentSecurityPolicy } from '../edge/html/policy.ts';
 import { sendHtml } from '../edge/html/respond.ts';
 import { linkedStylesheet } from '../edge/html/stylesheet.ts';
+import { ADMIN_FAVICON_PATH, SVG_TYPE } from './favicon.ts';
 import { ADMIN_STYLESHEET, ADMIN_STYLESHEET_PATH } from './stylesheet.ts';
 import { t } from './strings.ts';
 
@@ -70,12 +71,13 @@ export function renderAdminDocument(view: AdminView): string {
     lang: 'en',
     title: `${view.title} · ${t.product}`,
     stylesheets: [ADMIN_SHEET],
+    icon: { href: ADMIN_FAVICON_PATH, type: SVG_TYPE },
     referrer: 'same-origin',
     skipLink: t.skip,
     mainId: 'content',
     chrome: html`<header class="bar">
 <p class="brand">${t.product}</p>
-${nav.length > 0 ? html`<nav class="main" aria-label="${t.nav.label}"><ul>${nav.map((item) => html`<li><a href="${item.href}"${item.key === view.current ? html` aria-current="page"` : ''}>${t.nav[item.key]}</a></li>`)}</ul></nav>` : ''}
+${nav.length > 0 ? html`<nav class="main" aria-label="${t.nav.label}"><ul>${nav.map((item) => html`<li><a href="${item.href}"${item.key === view.current ? html` aria-current="page"` : ''}>${t.nav[item.key]}</a></li>`)}<li><a href="/">${t.viewShop}</a></li></ul></nav>` : ''}
 ${viewer ? html`<div class="who"><span>${t.signedInAs} ${viewer.email} (${viewer.role})</span>
 <form method="post" action="/admin/logout">${csrfField(viewer)}<button class="secondary" type="submit">${t.signOut}</button></form>
 <form method="post" action="/admin/logout?everywhere=1">${csrfField(viewer)}<button class="secondary" type="submit">${t.signOutEverywhere}</button></form></div>` : ''}
