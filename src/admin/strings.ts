@@ -49,6 +49,7 @@ export const t = {
     channel: 'Channel', placed: 'Placed', lines: 'Lines', quantity: 'Quantity', unitPrice: 'Unit price', shipping: 'Shipping address',
     billing: 'Billing address', payment: 'Payment', history: 'Status history', move: 'Change status', moveTo: (status: string) => `Mark as ${status}`,
     carrier: 'Carrier', trackingNumber: 'Tracking number', trackingUrl: 'Tracking URL', from: 'Delivery from (date)', to: 'Delivery to (date)',
+    shipment: 'Shipment', window: 'Delivery window',
     noMoves: 'This order has no further status.', subtotal: 'Subtotal', discount: 'Discount', shippingCost: 'Shipping',
   },
   products: {

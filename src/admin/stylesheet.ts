@@ -59,6 +59,8 @@ fieldset legend{font-weight:700;padding:0 4px}
 .add .field{margin:0}
 dl.panel{display:grid;grid-template-columns:minmax(8rem,max-content) 1fr;gap:4px 16px}
 dl.panel dt{font-weight:600}dl.panel dd{margin:0;overflow-wrap:anywhere;white-space:pre-line}
+dl.pairs{display:grid;grid-template-columns:minmax(8rem,max-content) 1fr;gap:4px 16px}
+dl.pairs dt{font-weight:600}dl.pairs dd{margin:0;overflow-wrap:anywhere}
 .hint{margin:-8px 0 12px;color:#50575e}
 .field .hint{margin:4px 0 0}
 @media (max-width:700px){

@@ -107,7 +107,7 @@ describe.skipIf(MISSING)('the console in a browser', () => {
       await shipped.getByLabel('Tracking number').fill('00370712345678901234');
       await shipped.getByRole('button', { name: 'Mark as shipped' }).click();
       await page.waitForURL(/done=1/);
-      expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('shipped');
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Shipped');
       const order = (await app().call('orders.get', { orderId }, { key: await app().keyWith('orders:read') })).body.result;
       expect(order).toMatchObject({ status: 'shipped', carrier: 'PostNord', trackingNumber: '00370712345678901234' });
     } finally {
