@@ -3,7 +3,7 @@ export const t = {
   product: 'Butik admin',
   skip: 'Skip to content',
   nav: {
-    label: 'Console', overview: 'Overview', activity: 'Activity', orders: 'Orders', products: 'Products', categories: 'Categories', keys: 'API keys',
+    label: 'Console', overview: 'Overview', activity: 'Activity', orders: 'Orders', customers: 'Customers', products: 'Products', categories: 'Categories', keys: 'API keys',
     discounts: 'Discounts', pages: 'Pages', services: 'Services', settings: 'Settings', import: 'Import', apps: 'Connected apps',
   },
   viewShop: 'View the shop',
@@ -49,8 +49,12 @@ export const t = {
     channel: 'Channel', placed: 'Placed', lines: 'Lines', quantity: 'Quantity', unitPrice: 'Unit price', shipping: 'Shipping address',
     billing: 'Billing address', payment: 'Payment', history: 'Status history', move: 'Change status', moveTo: (status: string) => `Mark as ${status}`,
     carrier: 'Carrier', trackingNumber: 'Tracking number', trackingUrl: 'Tracking URL', from: 'Delivery from (date)', to: 'Delivery to (date)',
-    shipment: 'Shipment', window: 'Delivery window',
+    shipment: 'Shipment', window: 'Delivery window', slip: 'Packing slip', backToOrder: 'Back to the order',
     noMoves: 'This order has no further status.', subtotal: 'Subtotal', discount: 'Discount', shippingCost: 'Shipping',
+  },
+  customers: {
+    title: 'Customers', search: 'Name or e-mail', name: 'Name', email: 'E-mail', orders: 'Orders', spent: 'Spent', last: 'Last order',
+    first: 'First order', recent: 'Latest orders', allOrders: 'All their orders', previous: 'Previous page', next: 'Next page',
   },
   products: {
     title: 'Products', search: 'Search', newProduct: 'New product', edit: 'Edit', name: 'Name', slug: 'Slug', price: 'Price (minor units, VAT incl.)',

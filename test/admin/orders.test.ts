@@ -45,3 +45,17 @@ describe('orders in the console', () => {
     expect(after.response.body).toMatch(/<li>[^<]* · [^<]* · <span class="status" title="paid">Paid<\/span> → <span class="status" title="shipped">Shipped<\/span><\/li>/);
   });
 });
+
+describe('the packing slip', () => {
+  it('is a page per order with its number, shipping address and lines, linked from the order', async () => {
+    const { orderId, product } = await placeOrder(t, { quantity: 2 });
+    const detail = await page(t.app, cookie, `/admin/orders/${orderId}`);
+    expect(detail.response.body).toContain(`<a href="/admin/orders/${orderId}/slip">Packing slip</a>`);
+    const slip = await page(t.app, cookie, `/admin/orders/${orderId}/slip`);
+    expect(slip.response.statusCode).toBe(200);
+    expect(slip.response.body).toContain(`<dt>Order</dt><dd>${orderId}</dd>`);
+    expect(slip.response.body).toMatch(/<h2>Shipping address<\/h2><address>[^<]+<br>[^<]+<br>[^<]+<\/address>/);
+    const { name } = (await t.call('products.get', { slug: product.slug })).body.result as { name: string };
+    expect(slip.response.body).toContain(`<tr><td>${name}</td><td class="num">2</td></tr>`);
+  });
+});

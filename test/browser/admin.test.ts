@@ -162,7 +162,7 @@ describe.skipIf(MISSING)('the console in a browser', () => {
 
   it('passes axe on every page at 1440 and 375 px, without horizontal scrolling, and saves screenshots', async () => {
     const orderId = (await app().call('orders.list', { limit: 1 }, { key: await app().keyWith('orders:read') })).body.result[0]?.id;
-    const paths = ['/admin/login', '/admin/overview', '/admin/activity', '/admin/orders', `/admin/orders/${orderId}`, '/admin/products',
+    const paths = ['/admin/login', '/admin/overview', '/admin/activity', '/admin/orders', `/admin/orders/${orderId}`, `/admin/orders/${orderId}/slip`, '/admin/products',
       '/admin/products/aviator-classic', '/admin/products/new', '/admin/products/aviator-classic/delete', '/admin/categories',
       '/admin/categories?edit=solbriller', '/admin/categories/solbriller/delete', '/admin/keys'];
     for (const viewport of WIDTHS) {

@@ -76,6 +76,20 @@ function shipment(order: OrderRecord, timeZone: string): Html | string {
 <dt>${t.orders.window}</dt><dd>${order.estDeliveryFrom || order.estDeliveryTo ? `${day(order.estDeliveryFrom)} – ${day(order.estDeliveryTo)}` : '—'}</dd></dl>`;
 }
 
+/**
+ * A packing slip to print and put in the parcel: order number, where it goes, and what is in it, without
+ * prices (the console's chrome is left out of print by the stylesheet).
+ */
+function packingSlip(order: OrderRecord, timeZone: string): Html {
+  return html`<article class="slip"><h1>${t.orders.slip}</h1>
+<dl class="pairs"><dt>${t.orders.order}</dt><dd>${order.id}</dd><dt>${t.orders.placed}</dt><dd>${formatDate(order.createdAt, timeZone)}</dd></dl>
+<h2>${t.orders.shipping}</h2><address>${order.shippingName}<br>${order.shippingAddress}<br>${order.shippingZip} ${order.shippingCity}</address>
+<h2>${t.orders.lines}</h2><table><thead><tr><th scope="col">${t.products.name}</th><th scope="col" class="num">${t.orders.quantity}</th></tr></thead><tbody>
+${order.items.map((item) => html`<tr><td>${item.productName}</td><td class="num">${item.quantity}</td></tr>`)}
+</tbody></table>
+<p class="no-print"><a href="/admin/orders/${order.id}">${t.orders.backToOrder}</a></p></article>`;
+}
+
 export function orderPages(app: FastifyInstance, deps: AppDeps): void {
   const { timeZone } = deps.config.admin;
 
@@ -112,6 +126,7 @@ ${orders.map((order) => html`<tr><td data-label="${t.orders.order}"><a href="/ad
     return sendAdminPage(reply, {
       title: `${t.orders.order} ${order.id.slice(0, 8)}`, current: 'orders', viewer: who.viewer,
       main: html`<h1>${t.orders.order} ${order.id.slice(0, 8)} · ${statusLabel(order.status)}</h1>
+<p><a href="/admin/orders/${order.id}/slip">${t.orders.slip}</a></p>
 ${options.done ? noticeBox(t.done) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
 <section class="panel"><h2>${t.orders.customer}</h2><p>${order.shippingName} · ${order.email}${order.phoneNumber ? ` · ${order.phoneNumber}` : ''}</p>
 <p>${t.orders.channel}: ${order.channel} · ${t.orders.placed}: ${formatDate(order.createdAt, timeZone)}</p></section>
@@ -133,6 +148,13 @@ ${canWrite ? html`<section><h2>${t.orders.move}</h2>${statusForms(order, who, op
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     return detail(request, reply, who, request.params.id, { done: request.query.done === '1' });
+  });
+
+  app.get<{ Params: { id: string } }>('/admin/orders/:id/slip', async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    const order = await readTool<OrderRecord>(deps, request, who.actor, 'orders.get', { orderId: request.params.id });
+    return sendAdminPage(reply, { title: `${t.orders.slip} ${order.id.slice(0, 8)}`, current: 'orders', viewer: who.viewer, main: packingSlip(order, timeZone) });
   });
 
   app.post<{ Params: { id: string }; Body: StatusBody }>('/admin/orders/:id/status', { preHandler: app.csrfProtection }, async (request, reply) => {
