@@ -47,6 +47,7 @@ const NAV: ReadonlyArray<{ key: NavItem; href: string; ownerOnly?: boolean }> = 
   { key: 'overview', href: '/admin/overview' },
   { key: 'activity', href: '/admin/activity' },
   { key: 'orders', href: '/admin/orders' },
+  { key: 'customers', href: '/admin/customers' },
   { key: 'products', href: '/admin/products' },
   { key: 'categories', href: '/admin/categories' },
   { key: 'discounts', href: '/admin/discounts' },

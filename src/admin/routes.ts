@@ -11,6 +11,7 @@ import { ADMIN_HEADERS, ADMIN_POLICY, problemBox, sendAdminPage } from './docume
 import { activityRoutes } from './pages/activity.ts';
 import { appsPages } from './pages/apps.ts';
 import { categoryPages } from './pages/categories.ts';
+import { customerPages } from './pages/customers.ts';
 import { discountPages } from './pages/discounts.ts';
 import { importPages } from './pages/import.ts';
 import { keysPages } from './pages/keys.ts';
@@ -74,6 +75,7 @@ export const adminRoutes: FastifyPluginAsync<{ deps: AppDeps; masterKey: string 
   overviewRoutes(app, deps);
   activityRoutes(app, deps);
   orderPages(app, deps);
+  customerPages(app, deps);
   productPages(app, deps);
   categoryPages(app, deps);
   keysPages(app, deps);
