@@ -53,7 +53,7 @@ async function serve(): Promise<void> {
   const server = await startServer(config);
   // One line for people, on stderr so that stdout stays pure JSON log lines.
   const base = server.app.butik.baseUrl;
-  console.error(`Butik ready at ${base}  docs: ${base}/docs  master key: ${server.masterKeySource}`);
+  console.error(`Butik ready at ${base}  console: ${base}/admin  docs: ${base}/docs  master key: ${server.masterKeySource}`);
   const setupToken = await issueSetupToken(server.database.db, new Date());
   if (setupToken) {
     console.error(`No shop owner yet. Create one within an hour (the link works once): ${base}${SETUP_PATH}?token=${setupToken}`);

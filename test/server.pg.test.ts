@@ -139,7 +139,7 @@ describe('butik serve (spawned)', () => {
       const masterKey = readFileSync(join(store.dataDir, 'master.key'), 'utf8').trim();
       const keyLine = lines.find((line) => line.msg?.startsWith('master key file'));
       expect(keyLine?.path).toBe(join(store.dataDir, 'master.key'));
-      await expect.poll(() => stderr).toContain(`Butik ready at ${url}  docs: ${url}/docs  master key: ${join(store.dataDir, 'master.key')}\n`);
+      await expect.poll(() => stderr).toContain(`Butik ready at ${url}  console: ${url}/admin  docs: ${url}/docs  master key: ${join(store.dataDir, 'master.key')}\n`);
 
       const badKey = `bk_${'A'.repeat(43)}`;
       const calls = [

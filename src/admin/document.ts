@@ -5,6 +5,7 @@ import { renderPage } from '../edge/html/document.ts';
 import { contentSecurityPolicy } from '../edge/html/policy.ts';
 import { sendHtml } from '../edge/html/respond.ts';
 import { linkedStylesheet } from '../edge/html/stylesheet.ts';
+import { ADMIN_FAVICON_PATH, SVG_TYPE } from './favicon.ts';
 import { ADMIN_STYLESHEET, ADMIN_STYLESHEET_PATH } from './stylesheet.ts';
 import { t } from './strings.ts';
 
@@ -51,6 +52,7 @@ const NAV: ReadonlyArray<{ key: NavItem; href: string; ownerOnly?: boolean }> = 
   { key: 'activity', href: '/admin/activity' },
   { key: 'approvals', href: '/admin/approvals' },
   { key: 'orders', href: '/admin/orders' },
+  { key: 'customers', href: '/admin/customers' },
   { key: 'products', href: '/admin/products' },
   { key: 'categories', href: '/admin/categories' },
   { key: 'discounts', href: '/admin/discounts' },
@@ -77,12 +79,13 @@ export function renderAdminDocument(view: AdminView): string {
     lang: 'en',
     title: `${view.title} · ${t.product}`,
     stylesheets: [ADMIN_SHEET],
+    icon: { href: ADMIN_FAVICON_PATH, type: SVG_TYPE },
     referrer: 'same-origin',
     skipLink: t.skip,
     mainId: 'content',
     chrome: html`<header class="bar">
 <p class="brand">${t.product}</p>
-${nav.length > 0 ? html`<nav class="main" aria-label="${t.nav.label}"><ul>${nav.map((item) => html`<li><a href="${item.href}"${item.key === view.current ? html` aria-current="page"` : ''}>${t.nav[item.key]}${item.key === 'approvals' && viewer && viewer.pendingApprovals > 0 ? html` <span class="badge">${viewer.pendingApprovals}<span class="skip-link"> ${t.approvals.waiting}</span></span>` : ''}</a></li>`)}</ul></nav>` : ''}
+${nav.length > 0 ? html`<nav class="main" aria-label="${t.nav.label}"><ul>${nav.map((item) => html`<li><a href="${item.href}"${item.key === view.current ? html` aria-current="page"` : ''}>${t.nav[item.key]}${item.key === 'approvals' && viewer && viewer.pendingApprovals > 0 ? html` <span class="badge">${viewer.pendingApprovals}<span class="skip-link"> ${t.approvals.waiting}</span></span>` : ''}</a></li>`)}<li><a href="/">${t.viewShop}</a></li></ul></nav>` : ''}
 ${viewer ? html`<div class="who"><span>${t.signedInAs} ${viewer.email} (${viewer.role})</span>
 <form method="post" action="/admin/logout">${csrfField(viewer)}<button class="secondary" type="submit">${t.signOut}</button></form>
 <form method="post" action="/admin/logout?everywhere=1">${csrfField(viewer)}<button class="secondary" type="submit">${t.signOutEverywhere}</button></form></div>` : ''}

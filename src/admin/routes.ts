@@ -3,8 +3,10 @@ import { signInLimiter } from '../access/sign-in-limit.ts';
 import { purgeStaffSessions } from '../access/staff-sessions.ts';
 import type { AppDeps } from '../deps.ts';
 import { sendCached } from '../edge/html/respond.ts';
+import { SVG_IMAGE_POLICY } from '../edge/html/policy.ts';
 import { CSS_TYPE } from '../edge/html/stylesheet.ts';
 import { ConsoleRefusal } from './call.ts';
+import { ADMIN_FAVICON, ADMIN_FAVICON_PATH, SVG_TYPE } from './favicon.ts';
 import { ADMIN_HEADERS, ADMIN_POLICY, problemBox, sendAdminPage } from './document.ts';
 import { activityRoutes } from './pages/activity.ts';
 import { agentPages } from './pages/agents.ts';
@@ -12,6 +14,7 @@ import { appsPages } from './pages/apps.ts';
 import { approvalPages } from './pages/approvals.ts';
 import { policyPages } from './pages/policies.ts';
 import { categoryPages } from './pages/categories.ts';
+import { customerPages } from './pages/customers.ts';
 import { discountPages } from './pages/discounts.ts';
 import { importPages } from './pages/import.ts';
 import { keysPages } from './pages/keys.ts';
@@ -67,11 +70,15 @@ export const adminRoutes: FastifyPluginAsync<{ deps: AppDeps; masterKey: string 
   app.get(ADMIN_STYLESHEET_PATH, async (request, reply) =>
     sendCached(request, reply, { type: CSS_TYPE, body: ADMIN_STYLESHEET, maxAgeSeconds: STYLESHEET_MAX_AGE, policy: ADMIN_POLICY }));
 
+  app.get(ADMIN_FAVICON_PATH, async (request, reply) =>
+    sendCached(request, reply, { type: SVG_TYPE, body: ADMIN_FAVICON, maxAgeSeconds: STYLESHEET_MAX_AGE, policy: SVG_IMAGE_POLICY }));
+
   signInRoutes(app, deps, limiter);
   setupRoutes(app, deps, limiter);
   overviewRoutes(app, deps);
   activityRoutes(app, deps);
   orderPages(app, deps);
+  customerPages(app, deps);
   productPages(app, deps);
   categoryPages(app, deps);
   keysPages(app, deps);

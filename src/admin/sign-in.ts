@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { checkSignIn } from '../access/staff.ts';
+import { checkSignIn, hasOwner } from '../access/staff.ts';
 import { endStaffSessions } from '../access/staff-sessions.ts';
 import type { SignInLimiter } from '../access/sign-in-limit.ts';
 import { html } from '../edge/html/template.ts';
@@ -23,6 +23,11 @@ function signInPage(options: { email?: string; message?: ReturnType<typeof html>
   };
 }
 
+/** What a shop without an owner shows where the sign-in form is: how the first owner comes to be. */
+function noOwnerBox() {
+  return html`<div class="notice" role="status"><p><strong>${t.signIn.noOwner}</strong></p><p>${t.signIn.noOwnerHow}</p></div>`;
+}
+
 /**
  * Sign-in and sign-out. The sign-in form carries no CSRF token: keeping no session for anonymous visitors means a
  * flood of page views stores nothing. A post another site's page makes (login CSRF) is refused by the browser's
@@ -32,9 +37,11 @@ export function signInRoutes(app: FastifyInstance, deps: AppDeps, limiter: SignI
   const { db } = deps.runtime;
 
   app.get('/admin', async (_request, reply) => reply.redirect('/admin/login', 303));
+  app.get('/admin/', async (_request, reply) => reply.redirect('/admin/login', 303));
 
   app.get<{ Querystring: { signedOut?: string } }>('/admin/login', async (request, reply) => {
     if (request.session.staffId) return reply.redirect('/admin/overview', 303);
+    if (!await hasOwner(db)) return sendAdminPage(reply, signInPage({ message: noOwnerBox() }));
     return sendAdminPage(reply, signInPage({ ...(request.query.signedOut ? { message: noticeBox(t.signIn.signedOut) } : {}) }));
   });
 

@@ -3,13 +3,16 @@ export const t = {
   product: 'Butik admin',
   skip: 'Skip to content',
   nav: {
-    label: 'Console', overview: 'Overview', activity: 'Activity', orders: 'Orders', products: 'Products', categories: 'Categories', keys: 'API keys',
+    label: 'Console', overview: 'Overview', activity: 'Activity', orders: 'Orders', customers: 'Customers', products: 'Products', categories: 'Categories', keys: 'API keys',
     discounts: 'Discounts', pages: 'Pages', services: 'Services', settings: 'Settings', import: 'Import', apps: 'Connected apps', agents: 'Agents', approvals: 'Approvals', policies: 'Policies',
   },
+  viewShop: 'View the shop',
   signedInAs: 'Signed in as',
   signOut: 'Sign out',
   signOutEverywhere: 'Sign out everywhere',
-  signIn: { title: 'Sign in', email: 'Email', password: 'Password', button: 'Sign in', failed: 'The e-mail or password is not right.', limited: 'Too many failed sign-ins. Wait a while before you try again.', signedOut: 'You are signed out.' },
+  signIn: { title: 'Sign in', email: 'Email', password: 'Password', button: 'Sign in', failed: 'The e-mail or password is not right.', limited: 'Too many failed sign-ins. Wait a while before you try again.', signedOut: 'You are signed out.',
+    noOwner: 'This shop has no owner yet, so nobody can sign in.',
+    noOwnerHow: 'Open the one-time link the server printed when it started (the line "No shop owner yet" on its error output; restarting the server prints a new one), or run on the server: butik staff add you@example.com --role owner' },
   setup: {
     title: 'Create the first owner', lead: 'This link works once and for an hour. The account you create here owns the shop: it manages keys, staff and settings.',
     email: 'Email', password: 'Password (at least 12 characters)', button: 'Create the owner account',
@@ -46,7 +49,12 @@ export const t = {
     channel: 'Channel', placed: 'Placed', lines: 'Lines', quantity: 'Quantity', unitPrice: 'Unit price', shipping: 'Shipping address',
     billing: 'Billing address', payment: 'Payment', history: 'Status history', move: 'Change status', moveTo: (status: string) => `Mark as ${status}`,
     carrier: 'Carrier', trackingNumber: 'Tracking number', trackingUrl: 'Tracking URL', from: 'Delivery from (date)', to: 'Delivery to (date)',
+    shipment: 'Shipment', window: 'Delivery window', slip: 'Packing slip', backToOrder: 'Back to the order',
     noMoves: 'This order has no further status.', subtotal: 'Subtotal', discount: 'Discount', shippingCost: 'Shipping',
+  },
+  customers: {
+    title: 'Customers', search: 'Name or e-mail', name: 'Name', email: 'E-mail', orders: 'Orders', spent: 'Spent', last: 'Last order',
+    first: 'First order', recent: 'Latest orders', allOrders: 'All their orders', previous: 'Previous page', next: 'Next page',
   },
   products: {
     title: 'Products', search: 'Search', newProduct: 'New product', edit: 'Edit', name: 'Name', slug: 'Slug', price: 'Price (minor units, VAT incl.)',

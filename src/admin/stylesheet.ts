@@ -72,8 +72,15 @@ pre{overflow-x:auto;background:#f6f7f7;padding:8px;border:1px solid #dcdcde;bord
 .rules{margin:0;padding-left:1.2em}.rules li{margin:4px 0}
 #policy-json{font-family:ui-monospace,monospace;min-height:14rem}
 caption{text-align:left;font-weight:600;padding:4px 0}
+dl.pairs{display:grid;grid-template-columns:minmax(8rem,max-content) 1fr;gap:4px 16px}
+dl.pairs dt{font-weight:600}dl.pairs dd{margin:0;overflow-wrap:anywhere}
 .hint{margin:-8px 0 12px;color:#50575e}
 .field .hint{margin:4px 0 0}
+address{font-style:normal}
+@media print{
+  header.bar,.skip-link,.no-print{display:none}
+  body{background:#fff}main{max-width:none;padding:0}
+}
 @media (max-width:700px){
   table.stack thead{position:absolute;left:-9999px}
   table.stack tr{display:block;border-bottom:2px solid #c3c4c7}

@@ -107,7 +107,7 @@ describe.skipIf(MISSING)('the console in a browser', () => {
       await shipped.getByLabel('Tracking number').fill('00370712345678901234');
       await shipped.getByRole('button', { name: 'Mark as shipped' }).click();
       await page.waitForURL(/done=1/);
-      expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('shipped');
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Shipped');
       const order = (await app().call('orders.get', { orderId }, { key: await app().keyWith('orders:read') })).body.result;
       expect(order).toMatchObject({ status: 'shipped', carrier: 'PostNord', trackingNumber: '00370712345678901234' });
     } finally {
@@ -162,7 +162,7 @@ describe.skipIf(MISSING)('the console in a browser', () => {
 
   it('passes axe on every page at 1440 and 375 px, without horizontal scrolling, and saves screenshots', async () => {
     const orderId = (await app().call('orders.list', { limit: 1 }, { key: await app().keyWith('orders:read') })).body.result[0]?.id;
-    const paths = ['/admin/login', '/admin/overview', '/admin/activity', '/admin/orders', `/admin/orders/${orderId}`, '/admin/products',
+    const paths = ['/admin/login', '/admin/overview', '/admin/activity', '/admin/orders', `/admin/orders/${orderId}`, `/admin/orders/${orderId}/slip`, '/admin/customers', '/admin/customers/karen%40example.dk', '/admin/products',
       '/admin/products/aviator-classic', '/admin/products/new', '/admin/products/aviator-classic/delete', '/admin/categories',
       '/admin/categories?edit=solbriller', '/admin/categories/solbriller/delete', '/admin/keys'];
     for (const viewport of WIDTHS) {
@@ -183,7 +183,7 @@ describe.skipIf(MISSING)('the console in a browser', () => {
           await expectAccessible(page, `${path} at ${viewport.width}`);
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
           expect(overflow, `${path} at ${viewport.width}`).toBeLessThanOrEqual(0);
-          await screenshot(page, `admin${path.replaceAll('/', '-').replace('-admin', '').replace('?edit=', '-edit-').replace(/-[0-9a-f]{8}-[0-9a-f-]+/, '-order')}-${viewport.width}`);
+          await screenshot(page, `admin${path.replaceAll('/', '-').replace('-admin', '').replace('?edit=', '-edit-').replace(/-[0-9a-f]{8}-[0-9a-f-]+/, '-order').replace('%40', '-at-')}-${viewport.width}`);
 
         }
       } finally {

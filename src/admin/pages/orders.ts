@@ -6,11 +6,12 @@ import { html } from '../../edge/html/template.ts';
 import type { Html } from '../../edge/html/template.ts';
 import type { AppDeps } from '../../deps.ts';
 import { readSettings } from '../../shop/settings.ts';
+import { statusLabel, statusWords } from '../order-status-words.ts';
 import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
 import type { Refusal } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { field, filled } from '../fields.ts';
-import { formatDate, formatMoney } from '../format.ts';
+import { formatDate, formatDay, formatMoney } from '../format.ts';
 import { signedIn } from '../session.ts';
 import type { SignedIn } from '../session.ts';
 import { t } from '../strings.ts';
@@ -27,6 +28,7 @@ type OrderRecord = OrderSummary & {
   billingZip: string | null; billingCity: string | null; billingCountry: string | null; phoneNumber: string | null;
   subtotalDkk: number; shippingDkk: number; discountDkk: number; discountCode: string | null; paymentMethod: string | null;
   paidAt: string | null; currency: string; channel: string; carrier: string | null; trackingNumber: string | null;
+  trackingUrl: string | null; estDeliveryFrom: string | null; estDeliveryTo: string | null;
   items: Array<{ productName: string; quantity: number; unitPriceDkk: number }>;
 };
 
@@ -54,7 +56,38 @@ ${field({ name: 'trackingNumber', label: t.orders.trackingNumber, value: typed.t
 ${field({ name: 'trackingUrl', label: t.orders.trackingUrl, type: 'url', value: typed.trackingUrl, error: err('trackingUrl') })}
 ${field({ name: 'estDeliveryFrom', label: t.orders.from, type: 'date', value: typed.estDeliveryFrom, error: err('estDeliveryFrom') })}
 ${field({ name: 'estDeliveryTo', label: t.orders.to, type: 'date', value: typed.estDeliveryTo, error: err('estDeliveryTo') })}` : ''}
-<button type="submit">${t.orders.moveTo(status)}</button></form>`)}`;
+<button type="submit">${t.orders.moveTo(statusWords(status))}</button></form>`)}`;
+}
+
+/** A status an order-history entry records, in words; '—' where the entry has none. */
+function historyStatus(state: unknown): Html | string {
+  const status = (state as { status?: unknown } | null)?.status;
+  return typeof status === 'string' && (ORDER_STATUSES as readonly string[]).includes(status) ? statusLabel(status as OrderStatus) : '—';
+}
+
+/** What was entered at shipping: carrier, tracking number and link, and the delivery window, as days. */
+function shipment(order: OrderRecord, timeZone: string): Html | string {
+  if (!order.carrier && !order.trackingNumber && !order.trackingUrl && !order.estDeliveryFrom && !order.estDeliveryTo) return '';
+  const day = (value: string | null) => (value ? formatDay(new Date(value), timeZone) : '—');
+  return html`<h2>${t.orders.shipment}</h2><dl class="pairs">
+<dt>${t.orders.carrier}</dt><dd>${order.carrier ?? '—'}</dd>
+<dt>${t.orders.trackingNumber}</dt><dd>${order.trackingNumber ?? '—'}</dd>
+<dt>${t.orders.trackingUrl}</dt><dd>${order.trackingUrl ? html`<a href="${order.trackingUrl}" rel="noreferrer">${order.trackingUrl}</a>` : '—'}</dd>
+<dt>${t.orders.window}</dt><dd>${order.estDeliveryFrom || order.estDeliveryTo ? `${day(order.estDeliveryFrom)} – ${day(order.estDeliveryTo)}` : '—'}</dd></dl>`;
+}
+
+/**
+ * A packing slip to print and put in the parcel: order number, where it goes, and what is in it, without
+ * prices (the console's chrome is left out of print by the stylesheet).
+ */
+function packingSlip(order: OrderRecord, timeZone: string): Html {
+  return html`<article class="slip"><h1>${t.orders.slip}</h1>
+<dl class="pairs"><dt>${t.orders.order}</dt><dd>${order.id}</dd><dt>${t.orders.placed}</dt><dd>${formatDate(order.createdAt, timeZone)}</dd></dl>
+<h2>${t.orders.shipping}</h2><address>${order.shippingName}<br>${order.shippingAddress}<br>${order.shippingZip} ${order.shippingCity}</address>
+<h2>${t.orders.lines}</h2><table><thead><tr><th scope="col">${t.products.name}</th><th scope="col" class="num">${t.orders.quantity}</th></tr></thead><tbody>
+${order.items.map((item) => html`<tr><td>${item.productName}</td><td class="num">${item.quantity}</td></tr>`)}
+</tbody></table>
+<p class="no-print"><a href="/admin/orders/${order.id}">${t.orders.backToOrder}</a></p></article>`;
 }
 
 export function orderPages(app: FastifyInstance, deps: AppDeps): void {
@@ -75,11 +108,11 @@ export function orderPages(app: FastifyInstance, deps: AppDeps): void {
       title: t.orders.title, current: 'orders', viewer: who.viewer,
       main: html`<h1>${t.orders.title}</h1>${refusal ? problemBox(refusal.detail, refusal.resolution) : ''}
 <form class="filters panel" method="get" action="/admin/orders">
-<div><label for="f-status">${t.orders.status}</label><select id="f-status" name="status"><option value="">${t.orders.any}</option>${ORDER_STATUSES.map((status) => html`<option${status === query.status ? html` selected` : ''}>${status}</option>`)}</select></div>
+<div><label for="f-status">${t.orders.status}</label><select id="f-status" name="status"><option value="">${t.orders.any}</option>${ORDER_STATUSES.map((status) => html`<option value="${status}"${status === query.status ? html` selected` : ''}>${statusWords(status)}</option>`)}</select></div>
 <div><label for="f-email">${t.orders.email}</label><input id="f-email" name="email" type="email" value="${query.email ?? ''}"></div>
 <button type="submit">${t.filter}</button></form>
 ${orders.length === 0 ? html`<p>${t.none}</p>` : html`<table class="stack"><thead><tr><th scope="col">${t.orders.order}</th><th scope="col">${t.orders.customer}</th><th scope="col">${t.orders.status}</th><th scope="col" class="num">${t.orders.total}</th><th scope="col">${t.orders.placed}</th></tr></thead><tbody>
-${orders.map((order) => html`<tr><td data-label="${t.orders.order}"><a href="/admin/orders/${order.id}">${order.id.slice(0, 8)}</a></td><td data-label="${t.orders.customer}">${`${order.shippingName} <${order.email}>`}</td><td data-label="${t.orders.status}">${order.status}</td><td data-label="${t.orders.total}" class="num">${formatMoney(order.totalDkk, currency)}</td><td data-label="${t.orders.placed}">${formatDate(order.createdAt, timeZone)}</td></tr>`)}
+${orders.map((order) => html`<tr><td data-label="${t.orders.order}"><a href="/admin/orders/${order.id}">${order.id.slice(0, 8)}</a></td><td data-label="${t.orders.customer}">${`${order.shippingName} <${order.email}>`}</td><td data-label="${t.orders.status}">${statusLabel(order.status)}</td><td data-label="${t.orders.total}" class="num">${formatMoney(order.totalDkk, currency)}</td><td data-label="${t.orders.placed}">${formatDate(order.createdAt, timeZone)}</td></tr>`)}
 </tbody></table>`}
 <nav class="pager" aria-label="Pages">${query.before ? html`<a href="/admin/orders">${t.previous}</a>` : ''}${more ? html`<a href="${more}">${t.next}</a>` : ''}</nav>`,
     });
@@ -92,7 +125,8 @@ ${orders.map((order) => html`<tr><td data-label="${t.orders.order}"><a href="/ad
     const canWrite = hasScope(who.actor, 'orders:write');
     return sendAdminPage(reply, {
       title: `${t.orders.order} ${order.id.slice(0, 8)}`, current: 'orders', viewer: who.viewer,
-      main: html`<h1>${t.orders.order} ${order.id.slice(0, 8)} · ${order.status}</h1>
+      main: html`<h1>${t.orders.order} ${order.id.slice(0, 8)} · ${statusLabel(order.status)}</h1>
+<p><a href="/admin/orders/${order.id}/slip">${t.orders.slip}</a></p>
 ${options.done ? noticeBox(t.done) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
 <section class="panel"><h2>${t.orders.customer}</h2><p>${order.shippingName} · ${order.email}${order.phoneNumber ? ` · ${order.phoneNumber}` : ''}</p>
 <p>${t.orders.channel}: ${order.channel} · ${t.orders.placed}: ${formatDate(order.createdAt, timeZone)}</p></section>
@@ -103,9 +137,9 @@ ${order.items.map((item) => html`<tr><td data-label="${t.products.name}">${item.
 <section class="panel"><h2>${t.orders.shipping}</h2><p>${order.shippingName}, ${order.shippingAddress}, ${order.shippingZip} ${order.shippingCity}</p>
 ${order.billingAddress ? html`<h2>${t.orders.billing}</h2><p>${order.billingName ?? ''}, ${order.billingAddress}, ${order.billingZip ?? ''} ${order.billingCity ?? ''}, ${order.billingCountry ?? ''}</p>` : ''}
 <h2>${t.orders.payment}</h2><p>${order.paymentMethod ?? '—'} · ${order.paidAt ? formatDate(order.paidAt, timeZone) : '—'}</p>
-${order.carrier || order.trackingNumber ? html`<p>${t.orders.carrier}: ${order.carrier ?? '—'} · ${t.orders.trackingNumber}: ${order.trackingNumber ?? '—'}</p>` : ''}</section>
+${shipment(order, timeZone)}</section>
 <section class="panel"><h2>${t.orders.history}</h2>${history.length === 0 ? html`<p>${t.none}</p>` : html`<ul>${history.map((entry) =>
-        html`<li>${formatDate(entry.at, timeZone)} · ${entry.actor.name} · ${String((entry.before as { status?: string } | null)?.status ?? '—')} → ${String((entry.after as { status?: string } | null)?.status ?? '—')}</li>`)}</ul>`}</section>
+        html`<li>${formatDate(entry.at, timeZone)} · ${entry.actor.name} · ${historyStatus(entry.before)} → ${historyStatus(entry.after)}</li>`)}</ul>`}</section>
 ${canWrite ? html`<section><h2>${t.orders.move}</h2>${statusForms(order, who, options.typed ?? {}, options.refusal)}</section>` : ''}`,
     }, options.refusal ? 422 : 200);
   };
@@ -114,6 +148,13 @@ ${canWrite ? html`<section><h2>${t.orders.move}</h2>${statusForms(order, who, op
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     return detail(request, reply, who, request.params.id, { done: request.query.done === '1' });
+  });
+
+  app.get<{ Params: { id: string } }>('/admin/orders/:id/slip', async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    const order = await readTool<OrderRecord>(deps, request, who.actor, 'orders.get', { orderId: request.params.id });
+    return sendAdminPage(reply, { title: `${t.orders.slip} ${order.id.slice(0, 8)}`, current: 'orders', viewer: who.viewer, main: packingSlip(order, timeZone) });
   });
 
   app.post<{ Params: { id: string }; Body: StatusBody }>('/admin/orders/:id/status', { preHandler: app.csrfProtection }, async (request, reply) => {

@@ -8,6 +8,7 @@ import { readTool } from '../call.ts';
 import { sendAdminPage } from '../document.ts';
 import { formatDate, formatMoney, startOfDay, today } from '../format.ts';
 import { signedIn } from '../session.ts';
+import { statusLabel } from '../order-status-words.ts';
 import { t } from '../strings.ts';
 import type { AuditEntry } from './activity.ts';
 import type { OrderSummary } from './orders.ts';
@@ -53,7 +54,7 @@ export function overviewRoutes(app: FastifyInstance, deps: AppDeps): void {
       main: html`<h1>${t.overview.title}</h1>
 <div class="cards">${card(t.overview.today, day)}${card(t.overview.week, week)}</div>
 <section class="panel"><h2>${t.overview.waiting}</h2>${waiting.length === 0 ? html`<p>${t.none}</p>` : html`<ul>${waiting.map((order) =>
-        html`<li><a href="/admin/orders/${order.id}">${order.email}</a> · ${order.status} · ${money(order.totalDkk)} · ${formatDate(order.createdAt, timeZone)}</li>`)}</ul>`}</section>
+        html`<li><a href="/admin/orders/${order.id}">${order.email}</a> · ${statusLabel(order.status)} · ${money(order.totalDkk)} · ${formatDate(order.createdAt, timeZone)}</li>`)}</ul>`}</section>
 <section class="panel"><h2>${t.overview.lowStock}</h2>${low.length === 0 ? html`<p>${t.none}</p>` : html`<ul>${low.map((product) =>
         html`<li><a href="/admin/products/${product.slug}">${product.name}</a> · ${t.overview.stock}: ${product.stock}</li>`)}</ul>`}</section>
 <section class="panel"><h2>${t.overview.lastAgent}</h2>${agentActions.length === 0 ? html`<p>${t.none}</p>` : html`<ul>${agentActions.map((entry) =>

@@ -23,6 +23,8 @@ export type PageShell = {
    * CSRF check needs it) without telling other sites where the visitor came from.
    */
   referrer?: 'same-origin' | 'no-referrer';
+  /** The page's icon (a path on this origin); without one a browser asks for /favicon.ico on every page. */
+  icon?: { href: string; type: string };
   /** A "skip to the content" link for keyboard users, first in the body; the label in the page's language. */
   skipLink?: string;
   /** Everything before <main>: banners, the header with its navigation, a console's sidebar. */
@@ -47,7 +49,7 @@ export function renderPage(shell: PageShell): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 ${shell.referrer ? html`<meta name="referrer" content="${shell.referrer}">\n` : ''}<title>${shell.title}</title>
-${shell.description ? html`<meta name="description" content="${shell.description}">\n` : ''}${shell.stylesheets.map((sheet, index) => html`${index > 0 ? '\n' : ''}${renderStylesheet(sheet)}`)}
+${shell.description ? html`<meta name="description" content="${shell.description}">\n` : ''}${shell.icon ? html`<link rel="icon" href="${shell.icon.href}" type="${shell.icon.type}">\n` : ''}${shell.stylesheets.map((sheet, index) => html`${index > 0 ? '\n' : ''}${renderStylesheet(sheet)}`)}
 </head>
 <body>
 ${shell.skipLink ? html`<a class="skip-link" href="#${mainId}">${shell.skipLink}</a>\n` : ''}${shell.chrome ?? ''}
