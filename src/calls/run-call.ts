@@ -22,10 +22,12 @@ export type CallRequest = {
   requestId: string;
   log: Log;
   idempotencyKey: string | undefined;
+  /** If-Match / _meta["butik/ifMatch"], parsed (if-match.ts); undefined for an unconditional call. */
+  ifMatch?: readonly string[];
 };
 
 export type CallAnswer =
-  | { ok: true; status: number; result: unknown; warnings?: Warning[] }
+  | { ok: true; status: number; result: unknown; warnings?: Warning[]; /** The record's version token, unquoted. */ etag?: string }
   | { ok: false; status: number; problem: Problem; retryAfter?: number };
 
 export type CallOutcome = CallAnswer & {
@@ -42,10 +44,11 @@ export type CallOutcome = CallAnswer & {
 export async function runCall(call: CallRequest): Promise<CallOutcome> {
   const answer = async (): Promise<CallAnswer> => {
     try {
-      const { result, warnings } = await invokeTool(call.runtime, {
+      const { result, warnings, etag } = await invokeTool(call.runtime, {
         tool: call.tool, input: call.input, actor: call.actor, channel: call.channel, log: call.log,
+        ...(call.ifMatch !== undefined ? { ifMatch: call.ifMatch } : {}),
       });
-      return { ok: true, status: 200, result, ...(warnings.length > 0 ? { warnings } : {}) };
+      return { ok: true, status: 200, result, ...(warnings.length > 0 ? { warnings } : {}), ...(etag !== undefined ? { etag } : {}) };
     } catch (error) {
       return problemAnswer(call, error);
     }

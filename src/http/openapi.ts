@@ -51,6 +51,10 @@ const problemSchema: Json = {
       type: 'string',
       description: 'For not_found of a deleted product: the audit entry whose audit.revert restores it.',
     },
+    current: {
+      type: 'object',
+      description: 'For precondition_failed: the record as it is now, in the shape its get tool answers.',
+    },
     ok: { type: 'boolean', const: false, description: 'Legacy member.' },
     error: {
       type: 'object',

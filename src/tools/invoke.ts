@@ -26,6 +26,8 @@ export type ToolCall = {
   actor: Actor;
   channel: Channel;
   log?: Log;
+  /** The version tokens a write is conditional on (ToolContext.ifMatch). */
+  ifMatch?: readonly string[];
 };
 
 /**
@@ -76,7 +78,7 @@ function fieldsError(errors: FieldError[]): ToolError {
   return new ToolError('validation_failed', `Invalid request: ${summary}`, { errors });
 }
 
-export type ToolAnswer = { result: unknown; warnings: Warning[] };
+export type ToolAnswer = { result: unknown; warnings: Warning[]; etag?: string };
 
 /** The one execution path of every tool, REST and MCP alike (docs/architecture.md#rest-post-apiv1toolsname). */
 export async function invokeTool(runtime: ToolRuntime, call: ToolCall): Promise<ToolAnswer> {
@@ -93,11 +95,18 @@ export async function invokeTool(runtime: ToolRuntime, call: ToolCall): Promise<
     log,
     baseUrl: runtime.baseUrl,
     orderEvents: runtime.orderEvents,
+    ...(call.ifMatch !== undefined ? { ifMatch: call.ifMatch } : {}),
     audit: (record) => appendAudit(db, { record, actor, channel, tool: tool.name, at: runtime.clock() }),
   });
 
-  const result = tool.annotations.readOnlyHint
-    ? await tool.handler(input, contextFor(runtime.db))
-    : await runtime.db.transaction((tx) => tool.handler(input, contextFor(tx)));
-  return { result, warnings: tool.warnings?.(input) ?? [] };
+  const run = async (ctx: ToolContext) => {
+    const result = await tool.handler(input, ctx);
+    return { result, etag: await tool.version?.(result, ctx) };
+  };
+  // A read that hands out a version reads record and version from one snapshot, so the token is that of what it shows.
+  const { result, etag } = tool.annotations.readOnlyHint && !tool.version
+    ? await run(contextFor(runtime.db))
+    : await runtime.db.transaction((tx) => run(contextFor(tx)),
+      tool.annotations.readOnlyHint ? { isolationLevel: 'repeatable read', accessMode: 'read only' } : undefined);
+  return { result, warnings: tool.warnings?.(input) ?? [], ...(etag !== undefined ? { etag } : {}) };
 }
