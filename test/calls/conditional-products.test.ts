@@ -5,6 +5,7 @@ import { auditEntries } from '../../src/db/schema.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createProduct, master } from '../helpers/fixtures.ts';
+import { expectProblem } from '../helpers/http.ts';
 import { connect, listen } from '../mcp/mcp-client.ts';
 
 let t: TestApp;
@@ -58,7 +59,7 @@ describe('products: ETag and If-Match over REST', () => {
 
     const stale = await t.call('products.update', { slug, patch: { priceDkk: 129900, stock: 9 } },
       { ...master, headers: { 'if-match': owner.etag } });
-    expect(stale.status).toBe(412);
+    expectProblem(stale, 412, 'precondition_failed');
     expect(stale.body).toMatchObject({ code: 'precondition_failed', status: 412, current: { slug, priceDkk: 99900, stock: 5 } });
     expect(stale.body.resolution).toMatch(/products\.get|\.get tool/);
     expect(stale.headers.etag).toBeUndefined();
