@@ -103,3 +103,22 @@ describe('ETag and If-Match on services, discounts and orders', () => {
     expect(stale.body.current.stock).toBe(before.body.result.stock - 2);
   });
 });
+
+describe('the OpenAPI document names ETag, If-Match and 412', () => {
+  it('on the reads and updates that have a version, and not elsewhere', async () => {
+    const doc = JSON.parse((await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).body);
+    const op = (name: string) => doc.paths[`/api/v1/tools/${name}`].post;
+    const ifMatch = { $ref: '#/components/parameters/IfMatch' };
+    for (const name of ['products.update', 'services.update', 'discounts.toggle', 'orders.update_status']) {
+      expect(op(name).parameters, name).toContainEqual(ifMatch);
+      expect(op(name).responses['412'], name).toEqual({ $ref: '#/components/responses/PreconditionFailed' });
+    }
+    for (const name of ['products.get', 'services.get', 'discounts.get', 'orders.get']) {
+      expect(op(name).responses['200'].headers, name).toHaveProperty('ETag');
+      expect(op(name).parameters, name).not.toContainEqual(ifMatch);
+    }
+    expect(op('products.create').parameters).not.toContainEqual(ifMatch);
+    expect(op('products.create').responses).not.toHaveProperty('412');
+    expect(doc.components.parameters.IfMatch).toMatchObject({ name: 'If-Match', in: 'header', required: false });
+  });
+});
