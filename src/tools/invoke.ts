@@ -101,7 +101,7 @@ export async function invokeTool(runtime: ToolRuntime, call: ToolCall): Promise<
 
   const run = async (ctx: ToolContext) => {
     const result = await tool.handler(input, ctx);
-    return { result, etag: await tool.version?.(result, ctx) };
+    return { result, etag: await tool.version?.(result, ctx, input) };
   };
   // A read that hands out a version reads record and version from one snapshot, so the token is that of what it shows.
   const { result, etag } = tool.annotations.readOnlyHint && !tool.version

@@ -25,7 +25,16 @@ async function kinds(): Promise<Kind[]> {
   expect((await t.call('services.create', { slug: serviceSlug, title: 'Synsprøve', body: 'Lang tekst.' }, master)).status).toBe(200);
   const discount = await createDiscount(t);
   const { orderId } = await placeOrder(t);
+  const pageSlug = uniqueSlug('page');
+  expect((await t.call('pages.upsert', { slug: pageSlug, title: 'Om os', body: 'Vi laver briller.' }, master)).status).toBe(200);
+  const layout = { version: 1, sections: [{ type: 'text', heading: 'Værkstedet', body: 'Vi tilpasser og reparerer alle stel.' }] };
   return [
+    {
+      name: 'pages', make: async () => ({ slug: pageSlug }), read: 'pages.get_layout',
+      meanwhile: { tool: 'pages.set_layout', body: { slug: pageSlug, layout } },
+      mine: { tool: 'pages.set_layout', body: { slug: pageSlug, layout: null } },
+      kept: layout,
+    },
     {
       name: 'services', make: async () => ({ slug: serviceSlug }), read: 'services.get',
       meanwhile: { tool: 'services.update', body: { slug: serviceSlug, patch: { priceString: 'Fra 175 kr.' } } },
@@ -109,11 +118,11 @@ describe('the OpenAPI document names ETag, If-Match and 412', () => {
     const doc = JSON.parse((await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).body);
     const op = (name: string) => doc.paths[`/api/v1/tools/${name}`].post;
     const ifMatch = { $ref: '#/components/parameters/IfMatch' };
-    for (const name of ['products.update', 'services.update', 'discounts.toggle', 'orders.update_status']) {
+    for (const name of ['products.update', 'services.update', 'discounts.toggle', 'orders.update_status', 'pages.set_layout']) {
       expect(op(name).parameters, name).toContainEqual(ifMatch);
       expect(op(name).responses['412'], name).toEqual({ $ref: '#/components/responses/PreconditionFailed' });
     }
-    for (const name of ['products.get', 'services.get', 'discounts.get', 'orders.get']) {
+    for (const name of ['products.get', 'services.get', 'discounts.get', 'orders.get', 'pages.get_layout']) {
       expect(op(name).responses['200'].headers, name).toHaveProperty('ETag');
       expect(op(name).parameters, name).not.toContainEqual(ifMatch);
     }
