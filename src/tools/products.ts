@@ -186,6 +186,9 @@ export const attachProductImage = defineTool({
   ]),
   async handler({ slug, imageUrl, alt, sourceId }, ctx) {
     const before = await findProduct(ctx.db, slug, { lock: true });
+    await requireVersion(ctx, {
+      table: products, id: before.id, readTool: 'products.get', current: () => getProduct.handler({ slug: before.slug }, ctx),
+    });
     if (before.images.some((image) => image.url === imageUrl)) {
       return { ok: true as const, slug: before.slug, alreadyAttached: true as const, totalImages: before.images.length };
     }
@@ -195,6 +198,7 @@ export const attachProductImage = defineTool({
     await ctx.audit({ targetType: 'product', targetId: before.id, before, after });
     return { ok: true as const, slug: before.slug, attached: imageUrl, totalImages: images.length };
   },
+  version: async (_result, { db }, { slug }) => currentVersion(db, products, (await findProduct(db, slug)).id),
 });
 
 export const productTools: AnyTool[] = [searchProducts, getProduct, createProduct, updateProduct, deleteProduct, attachProductImage];

@@ -80,6 +80,34 @@ describe('products: ETag and If-Match over REST', () => {
     expect(listed.status).toBe(200);
   });
 
+  it('attach_image is conditional too', async () => {
+    const { slug } = await createProduct(t);
+    const { etag } = await read(slug);
+    await t.call('products.update', { slug, patch: { stock: 1 } }, master);
+    const stale = await t.call('products.attach_image', { slug, imageUrl: 'https://img.test/side.jpg', alt: 'Fra siden' },
+      { ...master, headers: { 'if-match': etag } });
+    expectProblem(stale, 412, 'precondition_failed');
+    expect((await read(slug)).record.images).toEqual([]);
+  });
+
+  it('a conditional write under an Idempotency-Key replays its first answer; a 412 is not stored', async () => {
+    const { slug } = await createProduct(t, { stock: 5 });
+    const { etag } = await read(slug);
+    const options = { ...master, headers: { 'if-match': etag, 'idempotency-key': `etag-${slug}` } };
+    expect((await t.call('products.update', { slug, patch: { stock: 6 } }, options)).status).toBe(200);
+    const replay = await t.call('products.update', { slug, patch: { stock: 6 } }, options);
+    expect(replay.status).toBe(200);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+
+    const fresh = await read(slug);
+    const refusedOptions = { ...master, headers: { 'if-match': etag, 'idempotency-key': `etag2-${slug}` } };
+    expect((await t.call('products.update', { slug, patch: { stock: 8 } }, refusedOptions)).status).toBe(412);
+    const retried = await t.call('products.update', { slug, patch: { stock: 8 } },
+      { ...master, headers: { 'if-match': fresh.etag, 'idempotency-key': `etag2-${slug}` } });
+    expect(retried.status).toBe(200);
+    expect((await read(slug)).record.stock).toBe(8);
+  });
+
   it('writes as before without If-Match', async () => {
     const { slug } = await createProduct(t, { stock: 5 });
     const updated = await t.call('products.update', { slug, patch: { stock: 3 } }, master);

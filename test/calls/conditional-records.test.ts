@@ -118,7 +118,7 @@ describe('the OpenAPI document names ETag, If-Match and 412', () => {
     const doc = JSON.parse((await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).body);
     const op = (name: string) => doc.paths[`/api/v1/tools/${name}`].post;
     const ifMatch = { $ref: '#/components/parameters/IfMatch' };
-    for (const name of ['products.update', 'services.update', 'discounts.toggle', 'orders.update_status', 'pages.set_layout']) {
+    for (const name of ['products.update', 'products.attach_image', 'services.update', 'discounts.toggle', 'orders.update_status', 'pages.set_layout']) {
       expect(op(name).parameters, name).toContainEqual(ifMatch);
       expect(op(name).responses['412'], name).toEqual({ $ref: '#/components/responses/PreconditionFailed' });
     }
