@@ -30,6 +30,11 @@ export type ToolContext = {
   baseUrl: string;
   /** Where commerce announces order changes, in this call's transaction. */
   orderEvents: OrderEventHub;
+  /**
+   * The version tokens the caller's write is conditional on (REST If-Match, MCP _meta["butik/ifMatch"]);
+   * undefined when the write is unconditional. Update tools check it with requireVersion.
+   */
+  ifMatch?: readonly string[];
   /** Appends an audit entry in the same transaction as the write. */
   audit(record: AuditRecord): Promise<string>;
 };

@@ -34,12 +34,14 @@ export type CallRequest = {
   requestId: string;
   log: Log;
   idempotencyKey: string | undefined;
+  /** If-Match / _meta["butik/ifMatch"], parsed (if-match.ts); undefined for an unconditional call. */
+  ifMatch?: readonly string[];
 };
 
 export type CallAnswer =
-  | { ok: true; status: number; result: unknown; warnings?: Warning[]; pending?: undefined }
+  | { ok: true; status: number; result: unknown; warnings?: Warning[]; pending?: undefined; /** The record's version token, unquoted. */ etag?: string }
   /** A policy held the call: nothing was written, a person decides (202). */
-  | { ok: true; status: 202; pending: true; approval: HeldApproval }
+  | { ok: true; status: 202; pending: true; approval: HeldApproval; etag?: undefined }
   | { ok: false; status: number; problem: Problem; retryAfter?: number };
 
 export type CallOutcome = CallAnswer & {
@@ -57,11 +59,14 @@ export type CallOutcome = CallAnswer & {
 export async function runCall(call: CallRequest): Promise<CallOutcome> {
   const answer = async (): Promise<CallAnswer> => {
     try {
-      const prepared = prepareCall({ tool: call.tool, input: call.input, actor: call.actor, channel: call.channel, log: call.log });
+      const prepared = prepareCall({
+        tool: call.tool, input: call.input, actor: call.actor, channel: call.channel, log: call.log,
+        ...(call.ifMatch !== undefined ? { ifMatch: call.ifMatch } : {}),
+      });
       const approval = await policyHold(call.runtime, { ...prepared, rawInput: call.input, idempotencyKey: call.idempotencyKey });
       if (approval) return { ok: true, status: 202, pending: true, approval };
-      const { result, warnings } = await executeTool(call.runtime, prepared);
-      return { ok: true, status: 200, result, ...(warnings.length > 0 ? { warnings } : {}) };
+      const { result, warnings, etag } = await executeTool(call.runtime, prepared);
+      return { ok: true, status: 200, result, ...(warnings.length > 0 ? { warnings } : {}), ...(etag !== undefined ? { etag } : {}) };
     } catch (error) {
       return problemAnswer(call, error);
     }

@@ -78,6 +78,12 @@ export const PROBLEMS = {
     resolution: 'Wait a moment and send the same request again with the same Idempotency-Key to receive its stored result.',
     mcpResolution: 'Wait a few seconds and call the tool again with the same arguments and the same _meta["butik/idempotencyKey"] to receive its stored result.',
   },
+  precondition_failed: {
+    status: 412,
+    title: 'The record changed since you read it',
+    resolution: 'Nothing was written. Read the record again with its .get tool (current holds it as it is now), re-apply your change to it, and send the update again with the new ETag in If-Match.',
+    mcpResolution: 'Nothing was written. Read the record again with its .get tool (current holds it as it is now), re-apply your change to it, and call the update again with the new _meta["butik/etag"] in _meta["butik/ifMatch"].',
+  },
   request_headers_too_large: {
     status: 431,
     title: 'Request headers too large',

@@ -14,6 +14,8 @@ export type ProblemMembers = {
   shortLines?: readonly ShortLine[];
   /** For not_found of a deleted product: the audit entry whose revert restores it. */
   auditEntryId?: string;
+  /** For precondition_failed: the record as it is now, as its get tool answers it. */
+  current?: unknown;
 };
 
 /** What the transport needs beside the body to answer a problem: headers, never body members. */

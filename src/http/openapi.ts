@@ -55,6 +55,10 @@ const problemSchema: Json = {
       type: 'string',
       description: 'For not_found of a deleted product: the audit entry whose audit.revert restores it.',
     },
+    current: {
+      type: 'object',
+      description: 'For precondition_failed: the record as it is now, in the shape its get tool answers.',
+    },
     ok: { type: 'boolean', const: false, description: 'Legacy member.' },
     error: {
       type: 'object',
@@ -104,8 +108,14 @@ const HELD_RESPONSE: Json = {
   content: { 'application/json': { schema: toJsonSchema(HeldAnswer.extend({ ok: z.literal(true) }), 'output') } },
 };
 
+const etagHeader: Json = {
+  ETag: { description: 'The record\'s version token (docs: no lost updates); send it back as If-Match with an update.', schema: { type: 'string' } },
+};
+
 function operationFor(tool: RegisteredTool): Json {
   const id = `invoke_${tool.name.replaceAll('.', '_')}`;
+  // A tool with a version hands out an ETag; a write among them also takes it back as If-Match.
+  const conditional = tool.version !== undefined && !tool.annotations.readOnlyHint;
   return {
     operationId: id,
     summary: tool.annotations.title,
@@ -115,12 +125,17 @@ function operationFor(tool: RegisteredTool): Json {
     security: tool.anonymous ? [] : [{ bearerAuth: tool.scope === ANY_CALLER ? [] : [tool.scope] }],
     'x-service-required-scope': tool.scope,
     'x-service-anonymous-read': tool.anonymous === true,
-    parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }],
+    parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }, ...(conditional ? [{ $ref: '#/components/parameters/IfMatch' }] : [])],
     requestBody: { required: true, content: { 'application/json': { schema: tool.inputJsonSchema } } },
     responses: {
-      200: { description: 'The tool ran.', headers: rateLimitHeaders, content: successContent(tool.outputJsonSchema) },
+      200: {
+        description: 'The tool ran.',
+        headers: tool.version !== undefined ? { ...rateLimitHeaders, ...etagHeader } : rateLimitHeaders,
+        content: successContent(tool.outputJsonSchema),
+      },
       ...(tool.annotations.readOnlyHint ? {} : { 202: HELD_RESPONSE }),
       ...failureResponses,
+      ...(conditional ? { 412: { $ref: '#/components/responses/PreconditionFailed' } } : {}),
     },
   };
 }
@@ -160,6 +175,14 @@ export function buildOpenApi(tools: readonly RegisteredTool[], baseUrl: string, 
           description: 'Makes a retry safe: the same key with the same body returns the stored result (24 h).',
           schema: { type: 'string', minLength: 1, maxLength: 255 },
         },
+        IfMatch: {
+          name: 'If-Match',
+          in: 'header',
+          required: false,
+          description: 'The ETag of the record as last read: the update is made only if the record has not changed since, '
+            + 'otherwise 412 precondition_failed and nothing is written. Without it the update is unconditional.',
+          schema: { type: 'string' },
+        },
       },
       schemas: {
         Problem: problemSchema,
@@ -183,6 +206,7 @@ export function buildOpenApi(tools: readonly RegisteredTool[], baseUrl: string, 
         }),
         NotFound: problem('Unknown tool, or the named resource does not exist.'),
         Conflict: problem('The slug or code exists already, or the Idempotency-Key is in use.'),
+        PreconditionFailed: problem('The record changed since the ETag sent in If-Match was read (precondition_failed); nothing was written, current holds the record now.'),
         Unprocessable: problem('A business rule refused the request; see code and resolution.'),
         RateLimited: problem('Rate limit exceeded (rate_limited).', '#/components/schemas/RateLimitedProblem', {
           ...rateLimitHeaders,

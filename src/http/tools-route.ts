@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerText, runCall } from '../calls/run-call.ts';
 import { parseIdempotencyKey } from '../calls/idempotency-key.ts';
+import { parseIfMatch, quoteEtag } from '../calls/if-match.ts';
 import { admitRequest } from '../edge/admission.ts';
 import { decodeJsonBody } from '../edge/json-body.ts';
 import { PROBLEM_JSON, sendProblem } from '../edge/problem-reply.ts';
@@ -38,10 +39,12 @@ export const toolsRoute: RoutePlugin = async (app, { deps }) => {
     const headers = tool.deprecated ? { ...admitted.headers, ...deprecationHeaders(tool.deprecated) } : admitted.headers;
     let input: Record<string, unknown>;
     let idempotencyKey: string | undefined;
+    let ifMatch: string[] | undefined;
     try {
       authorizeTool(tool, admitted.actor);
       input = decodeJsonBody(request);
       idempotencyKey = parseIdempotencyKey(request.headers['idempotency-key'], 'Idempotency-Key');
+      ifMatch = parseIfMatch(request.headers['if-match'], 'If-Match');
     } catch (error) {
       return sendProblem(reply, asToolError(error), deps.baseUrl, headers);
     }
@@ -55,9 +58,11 @@ export const toolsRoute: RoutePlugin = async (app, { deps }) => {
       requestId: request.id,
       log: request.log,
       idempotencyKey,
+      ...(ifMatch !== undefined ? { ifMatch } : {}),
     });
     reply.code(outcome.status).headers(headers).header('content-type', outcome.ok ? JSON_TYPE : PROBLEM_JSON);
     if (outcome.replayed) reply.header('idempotent-replayed', 'true');
+    if (outcome.ok && outcome.etag !== undefined) reply.header('etag', quoteEtag(outcome.etag));
     if (!outcome.ok && outcome.retryAfter !== undefined) reply.header('retry-after', String(outcome.retryAfter));
     return reply.send(outcome.text ?? answerText(outcome));
   }

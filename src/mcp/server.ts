@@ -2,6 +2,7 @@ import { McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotoc
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/server';
 import type { Actor } from '../access/actor.ts';
 import { parseIdempotencyKey } from '../calls/idempotency-key.ts';
+import { parseIfMatch, quoteEtag } from '../calls/if-match.ts';
 import { answerText, problemAnswer, runCall } from '../calls/run-call.ts';
 import type { CallOutcome, HeldApproval } from '../calls/run-call.ts';
 import type { Log } from '../log.ts';
@@ -14,6 +15,10 @@ import type { McpCatalog, McpTool } from './tool-catalog.ts';
 export const IDEMPOTENCY_META_KEY = 'butik/idempotencyKey';
 /** Marks a result that was replayed from an earlier call with the same key. */
 export const REPLAYED_META_KEY = 'butik/idempotentReplayed';
+/** A single-record result's version token, the ETag of REST (docs/behaviour.md#no-lost-updates). */
+export const ETAG_META_KEY = 'butik/etag';
+/** Where a tools/call of an update carries the version it was made against, REST's If-Match. */
+export const IF_MATCH_META_KEY = 'butik/ifMatch';
 
 const INSTRUCTIONS = 'Tools over a small web shop and content site. Amounts are integer øre (1/100 DKK) including '
   + '25 % VAT; a shop whose settings.currency is not DKK counts them in that currency\'s minor unit (cents for USD). '
@@ -59,8 +64,10 @@ async function callTool(catalog: McpCatalog, context: McpCallContext, request: C
       `Unknown tool: ${name} is not available to this caller; it exists and needs ${who} with scope ${entry.tool.scope}.`);
   }
   let idempotencyKey: string | undefined;
+  let ifMatch: string[] | undefined;
   try {
     idempotencyKey = parseIdempotencyKey(request.params._meta?.[IDEMPOTENCY_META_KEY], `_meta["${IDEMPOTENCY_META_KEY}"]`);
+    ifMatch = parseIfMatch(request.params._meta?.[IF_MATCH_META_KEY], `_meta["${IF_MATCH_META_KEY}"]`);
   } catch (error) {
     return toolResult(entry, { ...problemAnswer({ ...context, channel: 'mcp' }, error), replayed: false });
   }
@@ -73,6 +80,7 @@ async function callTool(catalog: McpCatalog, context: McpCallContext, request: C
     requestId: context.requestId,
     log: context.log,
     idempotencyKey,
+    ...(ifMatch !== undefined ? { ifMatch } : {}),
   });
   return toolResult(entry, outcome);
 }
@@ -89,7 +97,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * only, into a text of their own after the result's, so the first text stays exactly the result's JSON.
  */
 function toolResult(entry: McpTool, outcome: CallOutcome): CallToolResult {
-  const meta = outcome.replayed ? { _meta: { [REPLAYED_META_KEY]: true } } : {};
+  const metaMembers = {
+    ...(outcome.replayed ? { [REPLAYED_META_KEY]: true } : {}),
+    ...(outcome.ok && outcome.etag !== undefined ? { [ETAG_META_KEY]: quoteEtag(outcome.etag) } : {}),
+  };
+  const meta = Object.keys(metaMembers).length > 0 ? { _meta: metaMembers } : {};
   if (!outcome.ok) return { content: [{ type: 'text', text: outcome.text ?? answerText(outcome) }], isError: true, ...meta };
   if (outcome.pending) return heldResult(outcome.approval, meta);
   const shaped = entry.wrapsResult ? { result: outcome.result } : outcome.result;

@@ -30,6 +30,12 @@ export type ToolDefinition<I extends z.ZodType, O extends z.ZodType> = {
   /** Warnings an accepted input earns; judged from the input alone, so a replay repeats them. */
   warnings?(input: z.output<I>): Warning[];
   handler(input: z.output<I>, ctx: ToolContext): Promise<z.input<O>>;
+  /**
+   * For a tool that reads or writes one record: that record's version token after the call (record-version.ts),
+   * from the result or, when the result does not name the record, the input;
+   * handed out as ETag / _meta["butik/etag"]. Runs in the handler's transaction, so it is the version of what was read.
+   */
+  version?(result: z.output<O>, ctx: ToolContext, input: z.output<I>): Promise<string | undefined>;
 };
 
 export type AnyTool = ToolDefinition<z.ZodType, z.ZodType>;

@@ -6,7 +6,9 @@ import { ToolError } from '../errors/tool-error.ts';
 import { Id, PositiveInt, Timestamp, money } from '../schema/common.ts';
 import { DiscountCodeRef, DiscountRecord, normalizeCode } from '../schema/discount.ts';
 import { belowOneKrone } from './money-warnings.ts';
+import { currentVersion } from '../shop/record-version.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
+import { requireVersion } from './version-check.ts';
 import type { AnyTool } from './define-tool.ts';
 import { requireDiscount, toDiscountRecord } from '../commerce/discounts.ts';
 
@@ -42,6 +44,7 @@ export const getDiscount = defineTool({
   async handler({ code }, { db }) {
     return toDiscountRecord(await requireDiscount(db, code));
   },
+  version: (discount, { db }) => currentVersion(db, discounts, discount.id),
 });
 
 const CreateFields = {
@@ -109,6 +112,9 @@ export const toggleDiscount = defineTool({
   output: z.strictObject({ code: z.string(), active: z.boolean() }),
   async handler({ code, active }, ctx) {
     const before = await requireDiscount(ctx.db, code, { lock: true });
+    await requireVersion(ctx, {
+      table: discounts, id: before.id, readTool: 'discounts.get', current: async () => toDiscountRecord(await requireDiscount(ctx.db, before.code)),
+    });
     const next = active ?? !before.active;
     if (next === before.active) return { code: before.code, active: next };
     const [after] = await ctx.db.update(discounts).set({ active: next, updatedAt: ctx.clock() })
@@ -116,6 +122,7 @@ export const toggleDiscount = defineTool({
     await ctx.audit({ targetType: 'discount', targetId: before.id, before, after });
     return { code: before.code, active: next };
   },
+  version: async (result, { db }) => currentVersion(db, discounts, (await requireDiscount(db, result.code)).id),
 });
 
 export const discountTools: AnyTool[] = [listDiscounts, getDiscount, createDiscount, toggleDiscount];

@@ -31,6 +31,8 @@ export type ToolCall = {
   actor: Actor;
   channel: Channel;
   log?: Log;
+  /** The version tokens a write is conditional on (ToolContext.ifMatch). */
+  ifMatch?: readonly string[];
 };
 
 /**
@@ -81,10 +83,10 @@ function fieldsError(errors: FieldError[]): ToolError {
   return new ToolError('validation_failed', `Invalid request: ${summary}`, { errors });
 }
 
-export type ToolAnswer = { result: unknown; warnings: Warning[] };
+export type ToolAnswer = { result: unknown; warnings: Warning[]; etag?: string };
 
 /** A call that passed authorisation and validation: what the policy stage judges and the handler runs. */
-export type PreparedCall = { tool: AnyTool; input: unknown; actor: Actor; channel: Channel; log?: Log };
+export type PreparedCall = { tool: AnyTool; input: unknown; actor: Actor; channel: Channel; log?: Log; ifMatch?: readonly string[] };
 
 /** The first stages of every call: the caller may use the tool (401/403), and the input fits its schema (400). */
 export function prepareCall(call: ToolCall): PreparedCall {
@@ -120,16 +122,22 @@ export async function executeTool(runtime: ToolRuntime, call: PreparedCall, appr
     log,
     baseUrl: runtime.baseUrl,
     orderEvents: runtime.orderEvents,
+    ...(call.ifMatch !== undefined ? { ifMatch: call.ifMatch } : {}),
     audit: (record) => appendAudit(db, { record, actor, channel, tool: tool.name, at: runtime.clock(), approvedBy: approved?.approvedBy }),
   });
 
-  const result = tool.annotations.readOnlyHint && !approved
-    ? await tool.handler(input, contextFor(runtime.db))
+  const run = async (ctx: ToolContext) => {
+    const result = await tool.handler(input, ctx);
+    return { result, etag: await tool.version?.(result, ctx, input) };
+  };
+  // A read that hands out a version reads record and version from one snapshot, so the token is that of what it shows.
+  const { result, etag } = tool.annotations.readOnlyHint && !tool.version && !approved
+    ? await run(contextFor(runtime.db))
     : await runtime.db.transaction(async (tx) => {
       await approved?.precondition(tx);
-      const done = await tool.handler(input, contextFor(tx));
-      await approved?.settle(tx, done);
+      const done = await run(contextFor(tx));
+      await approved?.settle(tx, done.result);
       return done;
-    });
-  return { result, warnings: tool.warnings?.(input) ?? [] };
+    }, tool.annotations.readOnlyHint && !approved ? { isolationLevel: 'repeatable read', accessMode: 'read only' } : undefined);
+  return { result, warnings: tool.warnings?.(input) ?? [], ...(etag !== undefined ? { etag } : {}) };
 }

@@ -7,6 +7,8 @@ import { Email, Id, Timestamp } from '../schema/common.ts';
 import { OrderRecord, OrderStatus, OrderSummary, SHIPMENT_FIELDS, Shipment } from '../schema/order.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
+import { currentVersion } from '../shop/record-version.ts';
+import { requireVersion } from './version-check.ts';
 import { changeOrderStatus, findOrder, itemsByOrder, toOrderRecord, toOrderSummary } from '../commerce/orders.ts';
 
 const AMOUNTS = 'All amounts are øre (1/100 DKK) incl. 25 % VAT.';
@@ -55,6 +57,7 @@ export const getOrder = defineTool({
     const items = await itemsByOrder(db, [order.id]);
     return toOrderRecord(order, items.get(order.id) ?? []);
   },
+  version: (order, { db }) => currentVersion(db, orders, order.id),
 });
 
 export const updateOrderStatus = defineTool({
@@ -78,7 +81,13 @@ export const updateOrderStatus = defineTool({
     })
     .meta({ examples: [{ orderId: '0193a5c4-7d1e-7c3a-9f2b-3e4d5c6b7a81', status: 'shipped', carrier: 'PostNord', trackingNumber: '00370712345678901234' }] }),
   output: z.strictObject({ id: Id, status: OrderStatus }),
-  handler: (input, ctx) => changeOrderStatus(ctx, input),
+  async handler(input, ctx) {
+    await requireVersion(ctx, {
+      table: orders, id: input.orderId, readTool: 'orders.get', current: () => getOrder.handler({ orderId: input.orderId }, ctx),
+    });
+    return changeOrderStatus(ctx, input);
+  },
+  version: (order, { db }) => currentVersion(db, orders, order.id),
 });
 
 export const orderTools: AnyTool[] = [listOrders, getOrder, updateOrderStatus];

@@ -4,8 +4,10 @@ import { pages } from '../db/schema.ts';
 import { Confirm, Id, Slug, Timestamp, toIso } from '../schema/common.ts';
 import { Layout, readStoredLayout } from '../schema/layout.ts';
 import { findPage } from '../shop/content.ts';
+import { currentVersion } from '../shop/record-version.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
+import { requireVersion } from './version-check.ts';
 
 const Status = z.enum(['draft', 'published']);
 const PageSlug = Slug.meta({ description: 'The page slug; the page lives at /info/<slug>.', examples: ['om-os'] });
@@ -86,6 +88,8 @@ export const getPageLayout = defineTool({
     const page = await findPage(db, slug);
     return readStoredLayout(page.layout);
   },
+  // The layout carries no id, so the slug asked for names the page.
+  version: async (_layout, { db }, { slug }) => currentVersion(db, pages, (await findPage(db, slug)).id),
 });
 
 export const setPageLayout = defineTool({
@@ -103,11 +107,15 @@ export const setPageLayout = defineTool({
   output: z.strictObject({ slug: z.string(), hasLayout: z.boolean() }),
   async handler({ slug, layout }, ctx) {
     const before = await findPage(ctx.db, slug, { lock: true });
+    await requireVersion(ctx, {
+      table: pages, id: before.id, readTool: 'pages.get_layout', current: () => getPageLayout.handler({ slug: before.slug }, ctx),
+    });
     const [after] = await ctx.db.update(pages).set({ layout, updatedAt: ctx.clock() })
       .where(eq(pages.id, before.id)).returning();
     await ctx.audit({ targetType: 'page', targetId: before.id, before, after });
     return { slug: before.slug, hasLayout: layout !== null };
   },
+  version: async (_result, { db }, { slug }) => currentVersion(db, pages, (await findPage(db, slug)).id),
 });
 
 export const pageTools: AnyTool[] = [listPages, upsertPage, deletePage, getPageLayout, setPageLayout];

@@ -7,7 +7,9 @@ import { Confirm, HttpsImageUrl, Id, PositiveInt, Slug, SlugRef, Timestamp, toIs
 import { ProductFields, ProductRef } from '../schema/product.ts';
 import { findProduct, productNotFound, resolveCategoryId } from '../shop/catalog.ts';
 import { PRODUCT_COLUMNS, productRecordBySlug } from '../shop/product-read.ts';
+import { currentVersion } from '../shop/record-version.ts';
 import { belowOneKrone } from './money-warnings.ts';
+import { requireVersion } from './version-check.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
 import { searchProducts } from './products-search.ts';
@@ -63,6 +65,7 @@ export const getProduct = defineTool({
       createdAt: toIso(product.createdAt),
     };
   },
+  version: (product, { db }) => currentVersion(db, products, product.id),
 });
 
 export const createProduct = defineTool({
@@ -126,6 +129,9 @@ export const updateProduct = defineTool({
   warnings: ({ patch }) => belowOneKrone('patch.priceDkk', patch.priceDkk),
   async handler({ slug, patch }, ctx) {
     const before = await findProduct(ctx.db, slug, { lock: true });
+    await requireVersion(ctx, {
+      table: products, id: before.id, readTool: 'products.get', current: () => getProduct.handler({ slug: before.slug }, ctx),
+    });
     if (patch.slug !== undefined && patch.slug !== before.slug) {
       throw new ToolError('slug_immutable', `The slug of product "${slug}" cannot be changed to "${patch.slug}".`);
     }
@@ -140,6 +146,7 @@ export const updateProduct = defineTool({
     await ctx.audit({ targetType: 'product', targetId: before.id, before, after });
     return { id: before.id, slug: before.slug };
   },
+  version: (product, { db }) => currentVersion(db, products, product.id),
 });
 
 export const deleteProduct = defineTool({
@@ -179,6 +186,9 @@ export const attachProductImage = defineTool({
   ]),
   async handler({ slug, imageUrl, alt, sourceId }, ctx) {
     const before = await findProduct(ctx.db, slug, { lock: true });
+    await requireVersion(ctx, {
+      table: products, id: before.id, readTool: 'products.get', current: () => getProduct.handler({ slug: before.slug }, ctx),
+    });
     if (before.images.some((image) => image.url === imageUrl)) {
       return { ok: true as const, slug: before.slug, alreadyAttached: true as const, totalImages: before.images.length };
     }
@@ -188,6 +198,7 @@ export const attachProductImage = defineTool({
     await ctx.audit({ targetType: 'product', targetId: before.id, before, after });
     return { ok: true as const, slug: before.slug, attached: imageUrl, totalImages: images.length };
   },
+  version: async (_result, { db }, { slug }) => currentVersion(db, products, (await findProduct(db, slug)).id),
 });
 
 export const productTools: AnyTool[] = [searchProducts, getProduct, createProduct, updateProduct, deleteProduct, attachProductImage];

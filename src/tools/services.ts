@@ -7,7 +7,9 @@ import { ServiceFields, ServiceRecord, ServiceSummary } from '../schema/service.
 import type { ToolContext } from '../context.ts';
 import { findService, listServices, serviceUrl } from '../shop/content.ts';
 import type { ServiceRow } from '../shop/content.ts';
+import { currentVersion } from '../shop/record-version.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
+import { requireVersion } from './version-check.ts';
 import type { AnyTool } from './define-tool.ts';
 import { insertWithGeneratedSlug } from './service-slug.ts';
 
@@ -90,6 +92,9 @@ export const updateService = defineTool({
   output: z.strictObject({ id: Id, slug: z.string() }),
   async handler({ slug, patch }, ctx) {
     const before = await findService(ctx.db, slug, { lock: true });
+    await requireVersion(ctx, {
+      table: services, id: before.id, readTool: 'services.get', current: async () => toRecord(await findService(ctx.db, before.slug), ctx.baseUrl),
+    });
     if (patch.slug !== undefined && patch.slug !== before.slug) {
       throw new ToolError('slug_immutable', `The slug of service offering "${slug}" cannot be changed to "${patch.slug}".`);
     }
@@ -99,6 +104,7 @@ export const updateService = defineTool({
     await ctx.audit({ targetType: 'service', targetId: before.id, before, after });
     return { id: before.id, slug: before.slug };
   },
+  version: (service, { db }) => currentVersion(db, services, service.id),
 });
 
 export const listServiceOfferings = defineTool({
@@ -137,6 +143,7 @@ export const getService = defineTool({
   async handler({ slug }, ctx) {
     return toRecord(await findService(ctx.db, slug), ctx.baseUrl);
   },
+  version: (service, { db }) => currentVersion(db, services, service.id),
 });
 
 export const deleteService = defineTool({

@@ -38,7 +38,7 @@ export function expectProblem(response: CallResult, status: number, code: Proble
   expect(typeof response.body.detail).toBe('string');
   expect(response.body.detail.length).toBeGreaterThan(0);
   // The extension members some codes add (docs/behaviour.md#problem-members-an-agent-can-act-on); nothing else may appear.
-  const extensions = ['errors', 'reason', 'legalNextStatuses', 'shortLines', 'auditEntryId'];
+  const extensions = ['errors', 'reason', 'legalNextStatuses', 'shortLines', 'auditEntryId', 'current'];
   const members = Object.keys(response.body).filter((key) => !extensions.includes(key)).sort();
   expect(members).toEqual(['code', 'detail', 'error', 'instance', 'ok', 'resolution', 'status', 'title', 'type']);
 }
