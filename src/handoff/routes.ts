@@ -10,7 +10,7 @@ import { readSettings } from '../shop/settings.ts';
 import { loadChrome } from '../site/chrome.ts';
 import { SITE_FORM_POLICY, renderDocument } from '../site/document.ts';
 import type { PageView } from '../site/document.ts';
-import { UcpError } from '../ucp/errors.ts';
+import { UcpError } from '../ucp/core/errors.ts';
 import { handoffParty, storefrontParty } from '../ucp/handoff.ts';
 import type { HandoffParty } from '../ucp/handoff.ts';
 import type { OperationName, RunOperation } from '../ucp/operations.ts';

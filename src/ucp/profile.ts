@@ -1,12 +1,12 @@
-import { AP2_SINCE } from './ap2-mandates.ts';
+import { AP2_SINCE } from './signatures/ap2-mandates.ts';
 import { IDENTITY_LINKING_CAPABILITY } from './identity-linking.ts';
-import { UCP_MCP_PATH } from './mcp.ts';
-import { publishedHandlers } from './payment-handlers.ts';
-import type { PaymentHandlerDeclaration } from './payment-handlers.ts';
-import { AP2_MANDATE_CAPABILITY, CHECKOUT_CAPABILITY, CHECKOUT_EXTENSIONS, handlerRegistry, ORDER_CAPABILITY } from './shapes.ts';
-import type { PublicJwk } from './signing-keys.ts';
-import { servedVersions, usesRegistries } from './versions.ts';
-import type { UcpVersion } from './versions.ts';
+import { UCP_MCP_PATH } from './mcp/mcp.ts';
+import { publishedHandlers } from './payments/payment-handlers.ts';
+import type { PaymentHandlerDeclaration } from './payments/payment-handlers.ts';
+import { AP2_MANDATE_CAPABILITY, CHECKOUT_CAPABILITY, CHECKOUT_EXTENSIONS, handlerRegistry, ORDER_CAPABILITY } from './checkout/shapes.ts';
+import type { PublicJwk } from './signatures/signing-keys.ts';
+import { servedVersions, usesRegistries } from './core/versions.ts';
+import type { UcpVersion } from './core/versions.ts';
 import { SHOPPING_CAPABILITIES } from './shopping-capabilities.ts';
 
 /** Where the profile of an older version is published: beside /.well-known/ucp, as overview.md's example has it. */

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { UcpError } from './errors.ts';
+import type { UcpError } from './core/errors.ts';
 import { asUcpError } from './operations.ts';
 import type { UcpAnswer } from './operations.ts';
 

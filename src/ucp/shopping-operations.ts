@@ -2,13 +2,13 @@ import { runIdempotent } from '../calls/idempotency.ts';
 import type { StoredAnswer } from '../calls/idempotency.ts';
 import type { AppDeps } from '../deps.ts';
 import type { Log } from '../log.ts';
-import type { Agent } from './agent-header.ts';
-import type { UcpCaller } from './caller.ts';
-import { cancelUcpCart, createUcpCart, readUcpCart, updateUcpCart } from './cart-sessions.ts';
-import { getCatalogProduct, lookupCatalog, searchCatalogProducts } from './catalog-operations.ts';
+import type { Agent } from './core/agent-header.ts';
+import type { UcpCaller } from './identity/caller.ts';
+import { cancelUcpCart, createUcpCart, readUcpCart, updateUcpCart } from './cart/cart-sessions.ts';
+import { getCatalogProduct, lookupCatalog, searchCatalogProducts } from './catalog/catalog-operations.ts';
 import { asUcpError } from './operations.ts';
-import { namesNothing, Outcome, outcomeBody, transportErrorBody } from './shopping-answer.ts';
-import type { ShoppingCapability } from './shopping-answer.ts';
+import { namesNothing, Outcome, outcomeBody, transportErrorBody } from './catalog/shopping-answer.ts';
+import type { ShoppingCapability } from './catalog/shopping-answer.ts';
 
 export type ShoppingOperationName =
   | 'search_catalog' | 'lookup_catalog' | 'get_product'

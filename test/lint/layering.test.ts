@@ -17,8 +17,8 @@ describe('the layering lint (eslint.config.js)', () => {
     ['src/mcp/x.ts', "import { toolsRoute } from '../http/tools-route.ts';", 'mcp may not import http'],
     ['src/db/x.ts', "import { ALL_TOOLS } from '../tools/registry.ts';", 'db may not import tools'],
     ['src/site/x.ts', "import { productTools } from '../tools/products.ts';", 'site may not import tools'],
-    ['src/commerce/x.ts', "import { feedOrderEvents } from '../ucp/order-feed.ts';", 'commerce may not import ucp'],
-    ['src/tools/x.ts', "import { webhookTools } from '../ucp/webhook-tools.ts';", 'tools may not import ucp'],
+    ['src/commerce/x.ts', "import { feedOrderEvents } from '../ucp/webhooks/order-feed.ts';", 'commerce may not import ucp'],
+    ['src/tools/x.ts', "import { webhookTools } from '../ucp/webhooks/webhook-tools.ts';", 'tools may not import ucp'],
     ['src/site/x.ts', "import { pagePath } from '../admin/pages/pages.ts';", 'site may not import admin'],
     ['src/admin/x.ts', "import { openDatabase } from '../db/client.ts';", 'admin may not import db'],
   ])('refuses %s importing across a wall: %s', async (file, code, message) => {

@@ -5,7 +5,7 @@ import { ALL_TOOLS, buildRegistry } from '../../src/tools/registry.ts';
 
 const TOOL_MODULES = [
   ...readdirSync(new URL('../../src/tools/', import.meta.url)).map((file) => new URL(`../../src/tools/${file}`, import.meta.url)),
-  new URL('../../src/ucp/webhook-tools.ts', import.meta.url),
+  new URL('../../src/ucp/webhooks/webhook-tools.ts', import.meta.url),
 ];
 
 function isTool(value: unknown): value is { name: string } {
