@@ -28,7 +28,7 @@ import { oauthRoutes } from './oauth/routes.ts';
 import { createOAuthServer } from './oauth/server.ts';
 import { UCP_RESOURCE_PATH, resourceMetadataUrl, resourceUrl } from './oauth/resources.ts';
 import type { BuyerLinking } from './ucp/identity/linked-buyer.ts';
-import type { RunOperation } from './ucp/operations.ts';
+import type { RunOperation } from './ucp/call/call.ts';
 import type { AppDeps } from './deps.ts';
 import { siteRoutes } from './site/routes.ts';
 import { webhookTools } from './ucp/webhooks/webhook-tools.ts';

@@ -13,7 +13,7 @@ import type { PageView } from '../site/document.ts';
 import { UcpError } from '../ucp/core/errors.ts';
 import { handoffParty, storefrontParty } from '../ucp/handoff.ts';
 import type { HandoffParty } from '../ucp/handoff.ts';
-import type { OperationName, RunOperation } from '../ucp/operations.ts';
+import type { OperationName, RunOperation } from '../ucp/call/call.ts';
 import { readCheckout, readRefusal } from './checkout-model.ts';
 import type { CheckoutModel, Refusal } from './checkout-model.ts';
 import { explainMessage, explainRefusal, NO_HANDLER } from './explain.ts';

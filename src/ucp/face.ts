@@ -5,7 +5,7 @@ import type { BuyerLinking } from './identity/linked-buyer.ts';
 import { feedOrderEvents } from './webhooks/order-feed.ts';
 import type { OutboundPolicy } from './core/outbound.ts';
 import { ucpOperations } from './operations.ts';
-import type { RunOperation } from './operations.ts';
+import type { RunOperation } from './call/call.ts';
 import { paymentActions } from './payments/payment-actions.ts';
 import { platformProfiles } from './signatures/platform-profile.ts';
 import { ucpRoutes } from './routes.ts';

@@ -6,7 +6,7 @@ import { callerAdmission } from './identity/caller.ts';
 import { UcpError } from './core/errors.ts';
 import type { BuyerLinking } from './identity/linked-buyer.ts';
 import { ucpMcpRoute } from './mcp/mcp.ts';
-import type { OperationName, RunOperation } from './operations.ts';
+import type { OperationName, RunOperation } from './call/call.ts';
 import type { ProfileReader } from './signatures/platform-profile.ts';
 import { businessProfile, VERSIONED_PROFILE_PATH } from './profile.ts';
 import { failureOf, JSON_TYPE, sendAnswer } from './replies.ts';

@@ -8,7 +8,7 @@ import { transportErrorBody } from './catalog/shopping-answer.ts';
 import type { ShoppingCapability } from './catalog/shopping-answer.ts';
 import { shoppingAgent } from './catalog/shopping-agent.ts';
 import { SIGNED_WHEN_PLATFORM_SIGNS } from './signatures/sign-responses.ts';
-import type { RunShopping, ShoppingOperationName } from './shopping-operations.ts';
+import type { RunShopping, ShoppingOperationName } from './call/call.ts';
 import type { VerifyRequest } from './signatures/verify-request.ts';
 
 type IdRequest = FastifyRequest<{ Params: { id?: string } }>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isStorableText, unstorableTextErrors } from '../../schema/storable-text.ts';
+import { unstorableTextErrors } from '../../schema/storable-text.ts';
 import { UcpError } from '../core/errors.ts';
 
 /**
@@ -62,7 +62,3 @@ export function parseRequest<T extends z.ZodType>(schema: T, body: unknown): z.o
   const path = issue?.path.length ? `${issue.path.map(String).join('.')}: ` : '';
   throw invalid(`Invalid request: ${path}${issue?.message ?? 'the body does not match the schema'}`);
 }
-
-/** Ids are at most this long; a longer one, or one the database could not compare, names nothing. */
-const MAX_ID_LENGTH = 200;
-export const namesNothing = (id: string) => id.length > MAX_ID_LENGTH || !isStorableText(id);

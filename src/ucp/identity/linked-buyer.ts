@@ -3,7 +3,6 @@ import { readCredentials } from '../../access/authenticate.ts';
 import { findBuyer } from '../../access/buyers.ts';
 import type { UcpBuyerScope } from '../../access/scopes.ts';
 import type { Db } from '../../db/client.ts';
-import type { UcpCaller } from './caller.ts';
 import { UcpError } from '../core/errors.ts';
 
 /**
@@ -23,6 +22,9 @@ export type BuyerLinking = {
 
 type Headers = { 'x-api-key'?: string | string[]; authorization?: string };
 
+/** What of a caller (caller.ts) linking reads and sets, so this file needs nothing of caller.ts, which builds on it. */
+type Linkable = { mode: 'open' | 'key'; buyer?: LinkedBuyer };
+
 /** RFC 6750 §3 challenge: no error when no token came, `invalid_token` or `insufficient_scope` (with the full scope set) otherwise. */
 export function bearerChallenge(linking: BuyerLinking, failure?: { error: 'invalid_token' } | { error: 'insufficient_scope'; scope: string }): string {
   const parts = [`realm="${linking.issuer()}"`];
@@ -36,7 +38,7 @@ export function bearerChallenge(linking: BuyerLinking, failure?: { error: 'inval
  * The buyer's token on a request: the Bearer credential, except in key mode when the Bearer is the platform's own
  * key (a key mode platform that acts for a buyer sends its key in X-API-Key).
  */
-function buyerToken(caller: UcpCaller, headers: Headers): string | undefined {
+function buyerToken(caller: Linkable, headers: Headers): string | undefined {
   const credentials = readCredentials(headers.authorization);
   if (credentials.kind !== 'bearer' || credentials.token === '') return undefined;
   const apiKey = headers['x-api-key'];
@@ -49,9 +51,9 @@ function buyerToken(caller: UcpCaller, headers: Headers): string | undefined {
  * out (unknown, expired, revoked, another resource's, a deleted account) is refused with 401 rather than ignored,
  * so a platform never believes it acts for a buyer when it does not. Guesses count under preauth per IP, as keys do.
  */
-export async function withLinkedBuyer(
-  caller: UcpCaller, admission: { linking: BuyerLinking; gate: Gate; db: Db; ip: string; headers: Headers },
-): Promise<UcpCaller> {
+export async function withLinkedBuyer<Caller extends Linkable>(
+  caller: Caller, admission: { linking: BuyerLinking; gate: Gate; db: Db; ip: string; headers: Headers },
+): Promise<Caller> {
   const token = buyerToken(caller, admission.headers);
   if (token === undefined) return caller;
   const { gate, ip, linking } = admission;
@@ -70,6 +72,6 @@ export async function withLinkedBuyer(
 }
 
 /** The linked buyer the caller acts for under `scope`, or undefined (a guest checkout, or a token without it). */
-export function actsFor(caller: UcpCaller, scope: UcpBuyerScope): LinkedBuyer | undefined {
+export function actsFor(caller: Linkable, scope: UcpBuyerScope): LinkedBuyer | undefined {
   return caller.buyer?.scopes.has(scope) ? caller.buyer : undefined;
 }

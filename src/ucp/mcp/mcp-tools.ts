@@ -2,7 +2,7 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { portableSchema } from '../../mcp/lean-schema.ts';
-import type { OperationName, UcpAnswer } from '../operations.ts';
+import type { OperationName, UcpAnswer } from '../call/call.ts';
 import { CreateCheckout, Instrument, UpdateCheckout } from '../checkout/schemas.ts';
 
 type Json = Record<string, unknown>;

@@ -10,9 +10,8 @@ import { NEWEST_VERSION } from '../core/versions.ts';
 import type { callerAdmission, UcpCaller } from '../identity/caller.ts';
 import { errorBody, UcpError } from '../core/errors.ts';
 import { rpcError, UCP_TOOL_LISTING, UCP_TOOL_NAMES } from './mcp-tools.ts';
-import type { OperationName, RunOperation } from '../operations.ts';
+import type { OperationName, RunOperation, RunShopping } from '../call/call.ts';
 import { callShoppingTool, isShoppingTool, SHOPPING_TOOL_LISTING } from './shopping-mcp.ts';
-import type { RunShopping } from '../shopping-operations.ts';
 import type { VerifyRequest } from '../signatures/verify-request.ts';
 
 export const UCP_MCP_PATH = '/ucp/mcp';

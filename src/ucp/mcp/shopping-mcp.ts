@@ -6,7 +6,7 @@ import { UcpError } from '../core/errors.ts';
 import { MAX_LOOKUP_IDS } from '../catalog/catalog-operations.ts';
 import { transportErrorBody } from '../catalog/shopping-answer.ts';
 import { shoppingAgent } from '../catalog/shopping-agent.ts';
-import type { RunShopping, ShoppingAnswer, ShoppingOperationName } from '../shopping-operations.ts';
+import type { RunShopping, ShoppingOperationName, UcpAnswer } from '../call/call.ts';
 
 type Json = Record<string, unknown>;
 
@@ -118,7 +118,7 @@ export const SHOPPING_TOOL_LISTING: Tool[] = TOOLS.map((tool) => ({
 const DISCOVERY = -32001;
 const REFUSED = -32000;
 
-function rpcError(answer: ShoppingAnswer): ProtocolError {
+function rpcError(answer: UcpAnswer): ProtocolError {
   const body = JSON.parse(answer.text) as { messages?: Array<{ code?: string; content?: string }> };
   const first = body.messages?.[0];
   const code = first?.code === 'version_unsupported' || first?.code === 'invalid_profile_url' ? DISCOVERY
