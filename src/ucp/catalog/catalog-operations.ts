@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { productRecordsByAnyKey } from '../../shop/product-read.ts';
 import type { ProductRecord } from '../../shop/product-read.ts';
 import { readSettings } from '../../shop/settings.ts';
-import { searchCatalogRecords } from '../../tools/products-search.ts';
+import { searchCatalogRecords } from '../../shop/product-search.ts';
 import { UcpError } from '../core/errors.ts';
 import { matchOf, ucpProduct } from './catalog-product.ts';
 import type { InputMatch, Shop } from './catalog-product.ts';
@@ -11,7 +11,7 @@ import { envelope, invalid, Outcome, parseRequest } from './shopping-answer.ts';
 
 /**
  * UCP's catalog search and lookup (docs/ucp.md#catalog-and-cart) over products.search's own search
- * (tools/products-search.ts) and the shared product read model (shop/product-read.ts). Request members Butik
+ * (shop/product-search.ts) and the shared product read model (shop/product-read.ts). Request members Butik
  * does not use (signals, attribution, most of context) are read and dropped.
  */
 
