@@ -1,11 +1,10 @@
-import { and, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { ucpWebhookOutbox } from '../../db/schema.ts';
-import { ToolError } from '../../errors/tool-error.ts';
-import { Timestamp, toIso } from '../../schema/common.ts';
-import { defineTool, readOnly, write } from '../../tools/define-tool.ts';
-import type { AnyTool } from '../../tools/define-tool.ts';
-import { WEBHOOK_RETRY_WINDOW_MS } from './order-feed.ts';
+import type { ToolContext } from '../context.ts';
+import type { ucpWebhookOutbox } from '../db/schema.ts';
+import { ToolError } from '../errors/tool-error.ts';
+import { Timestamp, toIso } from '../schema/common.ts';
+import { defineTool, readOnly, write } from './define-tool.ts';
+import type { AnyTool } from './define-tool.ts';
 
 const Status = z.enum(['pending', 'delivered', 'failed']);
 
@@ -24,6 +23,15 @@ const WebhookEvent = z.strictObject({
 
 type Row = typeof ucpWebhookOutbox.$inferSelect;
 
+/**
+ * What the webhook tools run on: the UCP face's outbox (ucp/webhooks/outbox.ts), handed to them by the
+ * composition (app.ts) while UCP is on. Tools never import a face; this is the face's part, named here.
+ */
+export type WebhookOutbox = {
+  list(db: ToolContext['db'], filter: { status: Row['status']; limit: number }): Promise<Row[]>;
+  requeue(db: ToolContext['db'], id: string, now: Date): Promise<{ before: Row; after: Row } | { missing: true } | { notFailed: Row['status'] }>;
+};
+
 function toEvent(row: Row): z.input<typeof WebhookEvent> {
   return {
     id: row.id,
@@ -39,7 +47,12 @@ function toEvent(row: Row): z.input<typeof WebhookEvent> {
   };
 }
 
-export const listWebhooks = defineTool({
+/** webhooks.list and webhooks.retry over the UCP face's outbox; app.ts registers them only while UCP is on. */
+export function webhookTools(outbox: WebhookOutbox): AnyTool[] {
+  return [listWebhooks(outbox), retryWebhook(outbox)];
+}
+
+const listWebhooks = (outbox: WebhookOutbox) => defineTool({
   name: 'webhooks.list',
   description: 'List the order events sent to UCP platforms\' webhooks, newest first: by default the failed ones (retries given up '
     + 'after three days), which webhooks.retry sends again.',
@@ -51,13 +64,11 @@ export const listWebhooks = defineTool({
   }).meta({ examples: [{ status: 'failed', limit: 20 }] }),
   output: z.array(WebhookEvent),
   async handler({ status, limit }, { db }) {
-    const rows = await db.select().from(ucpWebhookOutbox).where(eq(ucpWebhookOutbox.status, status))
-      .orderBy(desc(ucpWebhookOutbox.createdAt), desc(ucpWebhookOutbox.id)).limit(limit);
-    return rows.map(toEvent);
+    return (await outbox.list(db, { status, limit })).map(toEvent);
   },
 });
 
-export const retryWebhook = defineTool({
+const retryWebhook = (outbox: WebhookOutbox) => defineTool({
   name: 'webhooks.retry',
   description: 'Send a failed UCP webhook event again: it is tried within a second and retried with backoff for three more days. '
     + 'Only failed events can be retried; webhooks.list shows them. Audited (targetType "webhook").',
@@ -68,22 +79,16 @@ export const retryWebhook = defineTool({
   }).meta({ examples: [{ id: '0b6f3a52-7c1e-4d0a-9d55-2f1f5e0c9a11' }] }),
   output: WebhookEvent,
   async handler({ id }, ctx) {
-    const now = ctx.clock();
-    const [before] = await ctx.db.select().from(ucpWebhookOutbox).where(eq(ucpWebhookOutbox.id, id)).for('update');
-    if (!before) throw new ToolError('not_found', `No webhook event "${id}"; webhooks.list shows them.`);
-    if (before.status !== 'failed') {
-      throw new ToolError('validation_failed', `Webhook event "${id}" is ${before.status}; only failed events are retried.`, {
-        errors: [{ path: 'id', message: `event is ${before.status}, not failed` }],
+    const requeued = await outbox.requeue(ctx.db, id, ctx.clock());
+    if ('missing' in requeued) throw new ToolError('not_found', `No webhook event "${id}"; webhooks.list shows them.`);
+    if ('notFailed' in requeued) {
+      const status = requeued.notFailed;
+      throw new ToolError('validation_failed', `Webhook event "${id}" is ${status}; only failed events are retried.`, {
+        errors: [{ path: 'id', message: `event is ${status}, not failed` }],
       });
     }
-    const [after] = await ctx.db.update(ucpWebhookOutbox)
-      .set({ status: 'pending', nextAttemptAt: now, giveUpAt: new Date(now.getTime() + WEBHOOK_RETRY_WINDOW_MS) })
-      .where(and(eq(ucpWebhookOutbox.id, id), eq(ucpWebhookOutbox.status, 'failed'))).returning();
-    if (!after) throw new Error(`webhook event ${id} changed under its lock`);
+    const { before, after } = requeued;
     await ctx.audit({ targetType: 'webhook', targetId: id, before: { ...before, body: undefined }, after: { ...after, body: undefined } });
     return toEvent(after);
   },
 });
-
-/** Registered only while UCP is on (BUTIK_UCP_MODE test or live), by app.ts: without it there are no webhooks. */
-export const webhookTools: AnyTool[] = [listWebhooks, retryWebhook];
