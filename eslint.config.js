@@ -25,7 +25,10 @@ const layers = [
   { type: 'admin', pattern: 'src/admin/**', mode: 'full' },
   { type: 'seed', pattern: 'src/seed/**', mode: 'full' },
   { type: 'import', pattern: 'src/import/**', mode: 'full' },
-  { type: 'ucp', pattern: 'src/ucp/**', mode: 'full' },
+  // UCP's rooms (docs/architecture.md#ucp): listed before the top of src/ucp, since the first pattern that matches wins.
+  ...['core', 'payments', 'identity', 'call', 'checkout', 'signatures', 'webhooks', 'catalog', 'cart', 'mcp']
+    .map((room) => ({ type: `ucp-${room}`, pattern: `src/ucp/${room}/**`, mode: 'full' })),
+  { type: 'ucp', pattern: 'src/ucp/*.ts', mode: 'full' },
   { type: 'handoff', pattern: 'src/handoff/**', mode: 'full' },
   { type: 'commands', pattern: 'src/commands/**', mode: 'full' },
   { type: 'kernel', pattern: ['src/log.ts', 'src/context.ts', 'src/config.ts'], mode: 'full' },
@@ -34,6 +37,30 @@ const layers = [
 ];
 
 const base = ['domain', 'errors', 'schema', 'kernel'];
+
+/**
+ * What UCP may use outside itself: the commerce rules and the shop's reads, the call pipeline's idempotency, the
+ * edge's helpers and the MCP schema helpers. Never tools/: the webhook tools are defined there over functions of
+ * UCP's, handed to them by app.ts.
+ */
+const ucpOutside = [...base, 'commerce', 'shop', 'access', 'db', 'calls', 'edge', 'deps', 'mcp'];
+/**
+ * UCP's rooms, each over the ones below it and never back (test/lint/ucp-rooms.test.ts also refuses cycles
+ * between files): the top of src/ucp (face, bindings, dispatchers, profile, negotiation) uses them all.
+ */
+const ucpRooms = {
+  'ucp-core': [],
+  'ucp-payments': ['ucp-core'],
+  'ucp-identity': ['ucp-core'],
+  'ucp-call': ['ucp-core', 'ucp-identity'],
+  'ucp-checkout': ['ucp-core', 'ucp-payments', 'ucp-identity'],
+  'ucp-signatures': ['ucp-core', 'ucp-checkout'],
+  'ucp-webhooks': ['ucp-core', 'ucp-identity', 'ucp-checkout', 'ucp-signatures'],
+  'ucp-catalog': ['ucp-core'],
+  'ucp-cart': ['ucp-core', 'ucp-identity', 'ucp-checkout', 'ucp-catalog'],
+  'ucp-mcp': ['ucp-core', 'ucp-identity', 'ucp-call', 'ucp-checkout', 'ucp-signatures', 'ucp-catalog'],
+};
+const UCP = ['ucp', ...Object.keys(ucpRooms)];
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'drizzle/', 'dist/', '.butik/'] },
@@ -55,9 +82,9 @@ export default tseslint.config(
           { from: 'errors', allow: ['errors', 'db'] },
           { from: 'schema', allow: [...base, 'access'] },
           { from: 'db', allow: ['db', 'kernel'] },
-          // The configuration checks the UCP payment handlers it is given (ucp/payment-handlers.ts, pure); the tool
-          // context names the order-event hub whose event types are domain's.
-          { from: 'kernel', allow: ['kernel', 'domain', 'db', 'access', 'ucp'] },
+          // The configuration checks the UCP payment handlers it is given (ucp/payments/payment-handlers.ts, pure) and
+          // the protocol versions (ucp/core/versions.ts); the tool context names the order-event hub whose event types are domain's.
+          { from: 'kernel', allow: ['kernel', 'domain', 'db', 'access', 'ucp-payments', 'ucp-core'] },
           { from: 'access', allow: [...base, 'access', 'db'] },
           // Beside access: the owner's rules over agents' calls, and the calls they hold; the call pipeline asks them.
           { from: 'policies', allow: [...base, 'policies', 'access', 'db'] },
@@ -82,13 +109,14 @@ export default tseslint.config(
           { from: 'site', allow: [...base, 'site', 'shop', 'edge', 'db', 'deps'] },
           { from: 'seed', allow: [...base, 'seed', 'shop', 'commerce', 'db'] },
           { from: 'import', allow: [...base, 'import', 'shop', 'access', 'db'] },
-          // UCP is a transport of its own over the commerce rules: it answers UCP's JSON, not problem+json. It
-          // defines its own tools (webhooks.list and .retry), which app.ts registers only while UCP is on.
-          { from: 'ucp', allow: [...base, 'ucp', 'commerce', 'shop', 'access', 'db', 'calls', 'edge', 'deps', 'mcp', 'tools'] },
+          // UCP is a transport of its own over the commerce rules: it answers UCP's JSON, not problem+json. It never
+          // imports tools/: its webhook tools (tools/webhooks.ts) run on its outbox, which app.ts hands them.
+          { from: 'ucp', allow: [...ucpOutside, ...UCP] },
+          ...Object.entries(ucpRooms).map(([room, below]) => ({ from: room, allow: [...ucpOutside, room, ...below] })),
           // The buyer's checkout page is a face for people over the UCP operations: it runs them as the REST and MCP
           // bindings do (so it has no path of its own to an order) and wears the storefront's pages and stylesheet.
           // It never imports db/, commerce/ or tools/: what it changes, it changes through ucp/.
-          { from: 'handoff', allow: [...base, 'handoff', 'ucp', 'site', 'shop', 'edge', 'deps'] },
+          { from: 'handoff', allow: [...base, 'handoff', 'ucp', 'ucp-core', 'ucp-call', 'site', 'shop', 'edge', 'deps'] },
           // The CLI's owner commands (butik oauth …): run on the database, here or through the server's route,
           // so they sit below http/ and the CLI and use the rules of the faces they manage (oauth/, import/).
           { from: 'commands', allow: [...base, 'commands', 'db', 'access', 'oauth', 'tools', 'import', 'shop', 'policies', 'calls'] },

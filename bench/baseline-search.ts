@@ -1,9 +1,9 @@
 import type pg from 'pg';
-import { colourWords, relevanceValues } from '../src/tools/search-relevance.ts';
+import { colourWords, relevanceValues } from '../src/shop/search-relevance.ts';
 
 /**
  * products.search for the baseline server, by hand: the statements Butik's Drizzle queries send
- * (src/tools/search-query.ts, src/tools/search-relevance.ts), the same relevance classes and paging, and
+ * (src/shop/search-query.ts, src/shop/search-relevance.ts), the same relevance classes and paging, and
  * no framework. Before timing, the bench checks that both servers answer every scenario request identically.
  */
 type Param = (value: unknown) => string;
@@ -48,7 +48,7 @@ function filters(input: object): Fragment[] {
 }
 
 type Columns = { nameVector: string; searchVector: string; name: string };
-/** As in src/tools/search-relevance.ts: a bounded walk first for the text classes, the planner for the trigram one. */
+/** As in src/shop/search-relevance.ts: a bounded walk first for the text classes, the planner for the trigram one. */
 type Class = { candidates: Fragment; earlier: Fragment | undefined; window: ((wanted: number) => number) | undefined };
 
 const indexWalk = (wanted: number) => 5_000 + 50 * wanted;

@@ -11,6 +11,7 @@ import type { Database } from './db/client.ts';
 import { logSafeError } from './db/errors.ts';
 import { STOREFRONT_CSRF, registerFormCsrf } from './edge/form-csrf.ts';
 import { acceptRawBodies } from './edge/json-body.ts';
+import { lazy } from './edge/lazy.ts';
 import { sendProblem } from './edge/problem-reply.ts';
 import { ToolError } from './errors/tool-error.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
@@ -27,15 +28,15 @@ import { mcpRoutes } from './mcp/route.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { createOAuthServer } from './oauth/server.ts';
 import { UCP_RESOURCE_PATH, resourceMetadataUrl, resourceUrl } from './oauth/resources.ts';
-import type { BuyerLinking } from './ucp/linked-buyer.ts';
-import type { RunOperation } from './ucp/operations.ts';
+import type { BuyerLinking } from './ucp/identity/linked-buyer.ts';
+import type { RunOperation } from './ucp/call/call.ts';
 import type { AppDeps } from './deps.ts';
 import { siteRoutes } from './site/routes.ts';
-import { webhookTools } from './ucp/webhook-tools.ts';
 import type { AnyTool } from './tools/define-tool.ts';
 import { approvalsWebhook } from './policies/webhook.ts';
 import type { ToolRuntime } from './tools/invoke.ts';
 import { ALL_TOOLS, buildRegistry } from './tools/registry.ts';
+import { webhookTools } from './tools/webhooks.ts';
 import type { OrderEventHub } from './context.ts';
 import { orderEvents } from './domain/order-events.ts';
 
@@ -188,9 +189,19 @@ export function buildApp(options: AppOptions): FastifyInstance {
   return app;
 }
 
+/**
+ * The webhook tools run on the UCP face's outbox, loaded on their first call as the face itself is loaded only
+ * while UCP is on (edge/lazy.ts).
+ */
+const ucpOutbox = lazy(() => import('./ucp/webhooks/outbox.ts'));
+const UCP_TOOLS = webhookTools({
+  list: async (db, filter) => (await ucpOutbox()).webhookEvents(db, filter),
+  requeue: async (db, id, now) => (await ucpOutbox()).requeueWebhookEvent(db, id, now),
+});
+
 /** Every shop's tools, and while UCP is on its webhook tools: without UCP there are no webhooks. */
 export function toolsFor(ucpMode: Config['ucp']['mode']): readonly AnyTool[] {
-  return ucpMode === 'off' ? ALL_TOOLS : [...ALL_TOOLS, ...webhookTools];
+  return ucpMode === 'off' ? ALL_TOOLS : [...ALL_TOOLS, ...UCP_TOOLS];
 }
 
 /**

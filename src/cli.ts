@@ -13,7 +13,7 @@ import { runOwnerCommand } from './commands/remote.ts';
 import { CreateKeyInput } from './schema/api-key.ts';
 import { openConfiguredDatabase, startServer } from './server.ts';
 import { STAFF_USAGE, StaffUsageError, runStaffCommand } from './staff-command.ts';
-import { retireSigningKey, rotateSigningKey } from './ucp/signing-keys.ts';
+import { retireSigningKey, rotateSigningKey } from './ucp/signatures/signing-keys.ts';
 
 const USAGE = `Usage: butik <command>
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { loadPaymentHandlers } from './ucp/payment-handlers.ts';
-import type { PaymentHandlerDeclaration } from './ucp/payment-handlers.ts';
-import { NEWEST_VERSION, UCP_VERSIONS } from './ucp/versions.ts';
-import type { UcpVersion } from './ucp/versions.ts';
+import { loadPaymentHandlers } from './ucp/payments/payment-handlers.ts';
+import type { PaymentHandlerDeclaration } from './ucp/payments/payment-handlers.ts';
+import { NEWEST_VERSION, UCP_VERSIONS } from './ucp/core/versions.ts';
+import type { UcpVersion } from './ucp/core/versions.ts';
 
 /** Bodies over 1 MiB → 413 payload_too_large, the one check made before authentication. */
 export const BODY_LIMIT = 1024 * 1024;

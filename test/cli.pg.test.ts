@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAuthenticator } from '../src/access/authenticate.ts';
 import { main } from '../src/cli.ts';
-import { publishedSigningKeys } from '../src/ucp/signing-keys.ts';
+import { publishedSigningKeys } from '../src/ucp/signatures/signing-keys.ts';
 import { runButik } from './helpers/butik-process.ts';
 import { processDatabase } from './helpers/process-db.ts';
 import type { ProcessDatabase } from './helpers/process-db.ts';

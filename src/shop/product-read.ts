@@ -23,7 +23,7 @@ export type ProductRow = Omit<typeof products.$inferSelect, 'searchVector' | 'na
 
 /**
  * What a reader sees of a product: the sellable facts, not the answer-engine content or the bookkeeping. Catalog
- * search reads these columns too when a face wants whole records (tools/search-query.ts).
+ * search reads these columns too when a face wants whole records (search-query.ts).
  */
 export const PRODUCT_FIELDS = {
   id: products.id,

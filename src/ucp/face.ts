@@ -1,16 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { OrderEventHub } from '../context.ts';
 import type { AppDeps } from '../deps.ts';
-import type { BuyerLinking } from './linked-buyer.ts';
-import { feedOrderEvents } from './order-feed.ts';
-import type { OutboundPolicy } from './outbound.ts';
+import type { BuyerLinking } from './identity/linked-buyer.ts';
+import { feedOrderEvents } from './webhooks/order-feed.ts';
+import type { OutboundPolicy } from './core/outbound.ts';
 import { ucpOperations } from './operations.ts';
-import type { RunOperation } from './operations.ts';
-import { paymentActions } from './payment-actions.ts';
-import { platformProfiles } from './platform-profile.ts';
+import type { RunOperation } from './call/call.ts';
+import { paymentActions } from './payments/payment-actions.ts';
+import { platformProfiles } from './signatures/platform-profile.ts';
 import { ucpRoutes } from './routes.ts';
-import { signingKeySource } from './signing-keys.ts';
-import { webhookDelivery } from './webhooks.ts';
+import { signingKeySource } from './signatures/signing-keys.ts';
+import { webhookDelivery } from './webhooks/webhooks.ts';
 
 export type UcpFaceOptions = {
   deps: AppDeps;

@@ -1,9 +1,9 @@
 import type { Db } from '../db/client.ts';
-import type { Agent } from './agent-header.ts';
-import { findSession } from './sessions.ts';
-import { openCaller } from './caller.ts';
-import type { UcpCaller } from './caller.ts';
-import type { UcpVersion } from './versions.ts';
+import type { Agent } from './core/agent-header.ts';
+import { findSession } from './checkout/sessions.ts';
+import { openCaller } from './identity/caller.ts';
+import type { UcpCaller } from './identity/caller.ts';
+import type { UcpVersion } from './core/versions.ts';
 
 /** The page reads the checkout in 2026-01-11's shape (handoff/checkout-model.ts), so it asks for that version. */
 const PAGE_VERSION: UcpVersion = '2026-01-11';

@@ -1,6 +1,6 @@
-import { UcpError } from './errors.ts';
-import { isUcpVersion, servedVersions } from './versions.ts';
-import type { UcpVersion } from './versions.ts';
+import { UcpError } from './core/errors.ts';
+import { isUcpVersion, servedVersions } from './core/versions.ts';
+import type { UcpVersion } from './core/versions.ts';
 
 /**
  * The version a request is answered in: the one its UCP-Agent header names, else the one its platform's profile

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { UCP_SCOPE } from '../access/scopes.ts';
 import type { OpenApiExtension } from '../deps.ts';
-import { CartRequest } from './cart-sessions.ts';
-import { GetProductRequest, LookupRequest, SearchRequest } from './catalog-operations.ts';
-import { UpdateOrder } from './orders.ts';
-import { CompleteCheckout, CreateCheckout, UpdateCheckout } from './schemas.ts';
+import { CartRequest } from './cart/cart-sessions.ts';
+import { GetProductRequest, LookupRequest, SearchRequest } from './catalog/catalog-operations.ts';
+import { UpdateOrder } from './webhooks/orders.ts';
+import { CompleteCheckout, CreateCheckout, UpdateCheckout } from './checkout/schemas.ts';
 
 type Json = Record<string, unknown>;
 

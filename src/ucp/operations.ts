@@ -1,46 +1,30 @@
 import type { z } from 'zod';
-import { runIdempotent } from '../calls/idempotency.ts';
 import type { StoredAnswer } from '../calls/idempotency.ts';
-import { isDatabaseUnavailable } from '../db/errors.ts';
-import { ToolError } from '../errors/tool-error.ts';
-import type { Log } from '../log.ts';
-import { isStorableText, unstorableTextErrors } from '../schema/storable-text.ts';
+import { unstorableTextErrors } from '../schema/storable-text.ts';
 import type { AppDeps } from '../deps.ts';
-import type { Agent } from './agent-header.ts';
-import { ap2Negotiated, mandateRequired, requireSameTerms, verifyCheckoutMandate } from './ap2-mandates.ts';
-import type { UcpCaller } from './caller.ts';
-import { CheckoutFromCart, checkoutFromCart } from './cart-checkout.ts';
-import { completeSession } from './complete.ts';
-import { notFound, UcpError } from './errors.ts';
-import { withMerchantAuthorization } from './merchant-authorization.ts';
+import { ap2Negotiated, mandateRequired, requireSameTerms, verifyCheckoutMandate } from './signatures/ap2-mandates.ts';
+import { namesNothing, runOnce } from './call/call.ts';
+import type { OperationName, RunOperation, UcpAnswer, UcpCall } from './call/call.ts';
+import type { UcpCaller } from './identity/caller.ts';
+import { CheckoutFromCart, checkoutFromCart } from './cart/cart-checkout.ts';
+import { completeSession } from './checkout/complete.ts';
+import { notFound, UcpError } from './core/errors.ts';
+import { withMerchantAuthorization } from './signatures/merchant-authorization.ts';
 import { negotiateVersion } from './negotiation.ts';
-import { readOrder, updateOrder, UpdateOrder } from './orders.ts';
-import type { OrderAnswer } from './orders.ts';
-import type { PlatformProfile, ProfileReader } from './platform-profile.ts';
+import { readOrder, updateOrder, UpdateOrder } from './webhooks/orders.ts';
+import type { OrderAnswer } from './webhooks/orders.ts';
+import type { PlatformProfile, ProfileReader } from './signatures/platform-profile.ts';
 import { publishedCapabilityNames } from './profile.ts';
-import { CompleteCheckout, CreateCheckout, CreateCheckoutWithCurrency, UpdateCheckout } from './schemas.ts';
-import { presentCheckout, presentError, presentOrder } from './shapes.ts';
-import type { Edge } from './shapes.ts';
+import { CompleteCheckout, CreateCheckout, CreateCheckoutWithCurrency, UpdateCheckout } from './checkout/schemas.ts';
+import { presentCheckout, presentError, presentOrder } from './checkout/shapes.ts';
+import type { Edge } from './checkout/shapes.ts';
 import { simulateShipping } from './simulation.ts';
-import { cancelSession, createSession, readSession, updateSession } from './sessions.ts';
-import type { WriteSettings } from './sessions.ts';
-import { publishedSigningKeys } from './signing-keys.ts';
-import type { SigningKeySource } from './signing-keys.ts';
-import type { UcpVersion } from './versions.ts';
-import type { WebhookDelivery } from './webhooks.ts';
-
-/** One UCP call, whichever binding (REST or MCP) it came through. */
-export type UcpCall = {
-  operation: OperationName;
-  /** The checkout session or order the call is about; '' for create. */
-  id: string;
-  agent: Agent;
-  caller: UcpCaller;
-  body: Record<string, unknown>;
-  idempotencyKey: string | undefined;
-  requestId: string;
-  log: Log;
-};
+import { cancelSession, createSession, readSession, updateSession } from './checkout/sessions.ts';
+import type { WriteSettings } from './checkout/sessions.ts';
+import { publishedSigningKeys } from './signatures/signing-keys.ts';
+import type { SigningKeySource } from './signatures/signing-keys.ts';
+import type { UcpVersion } from './core/versions.ts';
+import type { WebhookDelivery } from './webhooks/webhooks.ts';
 
 type Context = UcpCall & { profile: PlatformProfile; settings: WriteSettings; edge: Edge };
 /** What an operation answers, before it is shaped for the negotiated version. */
@@ -54,10 +38,6 @@ type Operation = {
   about?: 'Checkout session' | 'Order';
   run(context: Context): Promise<Outcome>;
 };
-
-/** Ids are Butik's UUIDs; a longer one, or one the database could not even compare, names nothing. */
-const MAX_ID_LENGTH = 200;
-const namesNothing = (id: string) => id.length > MAX_ID_LENGTH || !isStorableText(id);
 
 /** Schema violations are 422, as the samples' validation answers them; the first issue names the member. */
 export function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
@@ -75,7 +55,7 @@ export function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T
  * the call run once per Idempotency-Key and platform (checked before the body is validated, so a replay answers
  * what the first call did), and every failure answered as UCP's error structure.
  */
-export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles: ProfileReader, keys: SigningKeySource) {
+export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles: ProfileReader, keys: SigningKeySource): RunOperation {
   const { config } = deps;
   const db = deps.database.db;
   const settingsFor = (caller: UcpCaller): WriteSettings => ({
@@ -198,18 +178,7 @@ export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles
         throw error;
       }
     };
-    try {
-      return call.idempotencyKey && operation.writes
-        ? await runIdempotent(db, {
-          // Keys are scoped per platform: its key in key mode, its profile in open mode.
-          caller: call.caller.keyId !== null ? `ucp:key:${call.caller.keyId}` : `ucp:${call.agent.profile}`, key: call.idempotencyKey, tool: `ucp.${call.operation}/${call.id}`, body: call.body, now: deps.runtime.clock(),
-        }, execute, (stored) => stored)
-        : await execute();
-    } catch (error) {
-      const failure = asUcpError(error);
-      if (failure.status >= 500) call.log.error({ err: error }, 'ucp: request failed');
-      return failed(failure, version);
-    }
+    return runOnce({ db, now: deps.runtime.clock() }, call, operation.writes, execute, (failure) => failed(failure, version));
   };
 }
 /**
@@ -224,28 +193,3 @@ function incompatibleCapabilities(platform: string[] | null, version: UcpVersion
   return new UcpError(400, 'CAPABILITIES_INCOMPATIBLE', `The platform profile lists none of this shop's capabilities (${[...shop].join(', ')}).`, { outcome: 'capabilities_incompatible' });
 }
 
-export type OperationName =
-  | 'create_checkout' | 'get_checkout' | 'update_checkout' | 'complete_checkout' | 'cancel_checkout'
-  | 'get_order' | 'update_order' | 'simulate_shipping';
-export type RunOperation = ReturnType<typeof ucpOperations>;
-/** The status and JSON text to answer with, and how long to wait when the answer says to retry. */
-export type UcpAnswer = StoredAnswer & { retryAfter?: number };
-
-/** Failures that are not UCP's own, in UCP's words: a broken body, a reused key, an unavailable database, a fault. */
-export function asUcpError(error: unknown): UcpError {
-  if (error instanceof UcpError) return error;
-  if (error instanceof ToolError) {
-    switch (error.code) {
-      case 'invalid_json':
-        return new UcpError(400, 'INVALID_REQUEST', error.message);
-      case 'idempotency_key_reused':
-        return new UcpError(409, 'IDEMPOTENCY_CONFLICT', 'Idempotency key reused with different parameters');
-      case 'idempotency_key_in_use':
-        return new UcpError(409, 'IDEMPOTENCY_CONFLICT', error.message, { retryAfter: error.extras.retryAfter });
-      default:
-        break;
-    }
-  }
-  if (isDatabaseUnavailable(error)) return new UcpError(503, 'SERVICE_UNAVAILABLE', 'The shop is briefly unavailable; retry shortly.', { retryAfter: 2 });
-  return new UcpError(500, 'INTERNAL_ERROR', 'An unexpected error occurred; the request may be retried.');
-}

@@ -1,13 +1,11 @@
-import { AP2_SINCE } from './ap2-mandates.ts';
-import { IDENTITY_LINKING_CAPABILITY } from './identity-linking.ts';
-import { UCP_MCP_PATH } from './mcp.ts';
-import { publishedHandlers } from './payment-handlers.ts';
-import type { PaymentHandlerDeclaration } from './payment-handlers.ts';
-import { AP2_MANDATE_CAPABILITY, CHECKOUT_CAPABILITY, CHECKOUT_EXTENSIONS, handlerRegistry, ORDER_CAPABILITY } from './shapes.ts';
-import type { PublicJwk } from './signing-keys.ts';
-import { servedVersions, usesRegistries } from './versions.ts';
-import type { UcpVersion } from './versions.ts';
-import { SHOPPING_CAPABILITIES } from './shopping-capabilities.ts';
+import { AP2_SINCE } from './signatures/ap2-mandates.ts';
+import { UCP_MCP_PATH } from './mcp/mcp.ts';
+import { publishedHandlers } from './payments/payment-handlers.ts';
+import type { PaymentHandlerDeclaration } from './payments/payment-handlers.ts';
+import { AP2_MANDATE_CAPABILITY, CHECKOUT_CAPABILITY, CHECKOUT_EXTENSIONS, handlerRegistry, ORDER_CAPABILITY } from './checkout/shapes.ts';
+import type { PublicJwk } from './signatures/signing-keys.ts';
+import { servedVersions, usesRegistries } from './core/versions.ts';
+import type { UcpVersion } from './core/versions.ts';
 
 /** Where the profile of an older version is published: beside /.well-known/ucp, as overview.md's example has it. */
 export const VERSIONED_PROFILE_PATH = '/.well-known/ucp/:version';
@@ -36,8 +34,17 @@ export const PUBLISHED_CAPABILITIES: readonly PublishedCapability[] = [
     const short = name.slice('dev.ucp.shopping.'.length);
     return { name, spec: short.replace('_', '-'), schema: `shopping/${short}.json`, extends: CHECKOUT_CAPABILITY, since: '2026-01-11' as const };
   }),
-  IDENTITY_LINKING_CAPABILITY,
-  ...SHOPPING_CAPABILITIES,
+  /*
+   * Identity linking (2026-04-08, docs/ucp.md#identity-linking). Its `config.scopes` lists the hard gates, the
+   * scopes without which an operation is refused; Butik gates nothing (guest checkout and reading an order by its
+   * id work as before), so the map is empty, and the scopes a linked buyer unlocks are the optional layer: the
+   * authorization server's `scopes_supported`.
+   */
+  { name: 'dev.ucp.common.identity_linking', spec: 'identity-linking', schema: 'common/identity_linking.json', since: '2026-04-08', config: { scopes: {} } },
+  // Catalog search, catalog lookup and cart, from 2026-04-08 on.
+  { name: 'dev.ucp.shopping.catalog.search', spec: 'catalog/search', schema: 'shopping/catalog_search.json', since: '2026-04-08' },
+  { name: 'dev.ucp.shopping.catalog.lookup', spec: 'catalog/lookup', schema: 'shopping/catalog_lookup.json', since: '2026-04-08' },
+  { name: 'dev.ucp.shopping.cart', spec: 'cart', schema: 'shopping/cart.json', since: '2026-04-08' },
   // Mandates are SD-JWTs (dc+sd-jwt), checked in the trusted-platform-provider flow (ap2-mandates.ts).
   {
     name: AP2_MANDATE_CAPABILITY, spec: 'ap2-mandates', schema: 'shopping/ap2_mandate.json', extends: CHECKOUT_CAPABILITY, since: AP2_SINCE,

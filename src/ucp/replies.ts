@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { UcpError } from './errors.ts';
-import { asUcpError } from './operations.ts';
-import type { UcpAnswer } from './operations.ts';
+import type { UcpError } from './core/errors.ts';
+import { asUcpError } from './call/call.ts';
+import type { UcpAnswer } from './call/call.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 

@@ -1,30 +1,11 @@
-import { runIdempotent } from '../calls/idempotency.ts';
 import type { StoredAnswer } from '../calls/idempotency.ts';
 import type { AppDeps } from '../deps.ts';
-import type { Log } from '../log.ts';
-import type { Agent } from './agent-header.ts';
-import type { UcpCaller } from './caller.ts';
-import { cancelUcpCart, createUcpCart, readUcpCart, updateUcpCart } from './cart-sessions.ts';
-import { getCatalogProduct, lookupCatalog, searchCatalogProducts } from './catalog-operations.ts';
-import { asUcpError } from './operations.ts';
-import { namesNothing, Outcome, outcomeBody, transportErrorBody } from './shopping-answer.ts';
-import type { ShoppingCapability } from './shopping-answer.ts';
-
-export type ShoppingOperationName =
-  | 'search_catalog' | 'lookup_catalog' | 'get_product'
-  | 'create_cart' | 'get_cart' | 'update_cart' | 'cancel_cart';
-
-/** One catalog or cart call, whichever binding (REST or MCP) it came through. */
-export type ShoppingCall = {
-  operation: ShoppingOperationName;
-  /** The cart the call is about; '' for the others. */
-  id: string;
-  agent: Agent;
-  caller: UcpCaller;
-  body: Record<string, unknown>;
-  idempotencyKey: string | undefined;
-  log: Log;
-};
+import { namesNothing, runOnce } from './call/call.ts';
+import type { RunShopping, ShoppingCall, ShoppingOperationName } from './call/call.ts';
+import { cancelUcpCart, createUcpCart, readUcpCart, updateUcpCart } from './cart/cart-sessions.ts';
+import { getCatalogProduct, lookupCatalog, searchCatalogProducts } from './catalog/catalog-operations.ts';
+import { Outcome, outcomeBody, transportErrorBody } from './catalog/shopping-answer.ts';
+import type { ShoppingCapability } from './catalog/shopping-answer.ts';
 
 type Operation = {
   capability: ShoppingCapability;
@@ -32,15 +13,12 @@ type Operation = {
   run(call: ShoppingCall): Promise<{ status: number; body: unknown }>;
 };
 
-/** The status and JSON text to answer with, and how long to wait when the answer says to retry. */
-export type ShoppingAnswer = StoredAnswer & { retryAfter?: number };
-
 /**
  * The catalog and cart operations of UCP 2026-04-08, shared by the REST and MCP bindings: a write runs once per
  * Idempotency-Key and platform, a business outcome (an unknown cart or product) is 200 with `ucp.status: "error"`,
  * and a transport error is its HTTP status with the same error structure.
  */
-export function shoppingOperations(deps: AppDeps) {
+export function shoppingOperations(deps: AppDeps): RunShopping {
   const db = deps.database.db;
   const settingsOf = (call: ShoppingCall) => ({ caller: call.caller, now: deps.runtime.clock() });
   const operations: Record<ShoppingOperationName, Operation> = {
@@ -74,7 +52,7 @@ export function shoppingOperations(deps: AppDeps) {
     },
   };
 
-  return async function runShopping(call: ShoppingCall): Promise<ShoppingAnswer> {
+  return async function runShopping(call: ShoppingCall) {
     const operation = operations[call.operation];
     const { capability } = operation;
     const execute = async (): Promise<StoredAnswer> => {
@@ -89,22 +67,9 @@ export function shoppingOperations(deps: AppDeps) {
         throw error;
       }
     };
-    try {
-      return call.idempotencyKey && operation.writes
-        ? await runIdempotent(db, {
-          // Keys are scoped per platform: its key in key mode, its profile in open mode.
-          caller: call.caller.keyId !== null ? `ucp:key:${call.caller.keyId}` : `ucp:${call.agent.profile}`,
-          key: call.idempotencyKey, tool: `ucp.${call.operation}/${call.id}`, body: call.body, now: deps.runtime.clock(),
-        }, execute, (stored) => stored)
-        : await execute();
-    } catch (error) {
-      const failure = asUcpError(error);
-      if (failure.status >= 500) call.log.error({ err: error }, 'ucp: request failed');
-      return {
-        status: failure.status, text: JSON.stringify(transportErrorBody(capability, failure)),
-        ...(failure.options.retryAfter ? { retryAfter: failure.options.retryAfter } : {}),
-      };
-    }
+    return runOnce({ db, now: deps.runtime.clock() }, call, operation.writes, execute, (failure) => ({
+      status: failure.status, text: JSON.stringify(transportErrorBody(capability, failure)),
+      ...(failure.options.retryAfter ? { retryAfter: failure.options.retryAfter } : {}),
+    }));
   };
 }
-export type RunShopping = ReturnType<typeof shoppingOperations>;

@@ -1,16 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { decodeJsonBody } from '../edge/json-body.ts';
 import type { AppDeps } from '../deps.ts';
-import type { callerAdmission } from './caller.ts';
-import { UcpError } from './errors.ts';
+import type { callerAdmission } from './identity/caller.ts';
+import { UcpError } from './core/errors.ts';
 import { failureOf, JSON_TYPE, sendAnswer } from './replies.ts';
 import { idempotencyKeyOf } from './replay-key.ts';
-import { transportErrorBody } from './shopping-answer.ts';
-import type { ShoppingCapability } from './shopping-answer.ts';
-import { shoppingAgent } from './shopping-agent.ts';
-import { SIGNED_WHEN_PLATFORM_SIGNS } from './sign-responses.ts';
-import type { RunShopping, ShoppingOperationName } from './shopping-operations.ts';
-import type { VerifyRequest } from './verify-request.ts';
+import { transportErrorBody } from './catalog/shopping-answer.ts';
+import type { ShoppingCapability } from './catalog/shopping-answer.ts';
+import { shoppingAgent } from './catalog/shopping-agent.ts';
+import { SIGNED_WHEN_PLATFORM_SIGNS } from './signatures/sign-responses.ts';
+import type { RunShopping, ShoppingOperationName } from './call/call.ts';
+import type { VerifyRequest } from './signatures/verify-request.ts';
 
 type IdRequest = FastifyRequest<{ Params: { id?: string } }>;
 

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { runCall } from '../calls/run-call.ts';
 import type { AppDeps } from '../deps.ts';
-import { notFound, UcpError } from './errors.ts';
+import { notFound, UcpError } from './core/errors.ts';
 
 /** Compares digests, so neither the secret's length nor its first differing byte shows in the timing. */
 export function secretMatches(sent: string | string[] | undefined, secret: string): boolean {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { buildMcpCatalog } from '../../src/mcp/tool-catalog.ts';
 import { toolsFor } from '../../src/app.ts';
 import { buildRegistry } from '../../src/tools/registry.ts';
-import { UCP_TOOL_LISTING } from '../../src/ucp/mcp-tools.ts';
-import { SHOPPING_TOOL_LISTING } from '../../src/ucp/shopping-mcp.ts';
+import { UCP_TOOL_LISTING } from '../../src/ucp/mcp/mcp-tools.ts';
+import { SHOPPING_TOOL_LISTING } from '../../src/ucp/mcp/shopping-mcp.ts';
 import { portabilityFindings } from '../helpers/json-schema.ts';
 
 /** Every tool either MCP endpoint lists, webhook tools included (they exist when UCP is on). */

@@ -3,8 +3,8 @@ import type { SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { categories, products } from '../../src/db/schema.ts';
-import { allCandidatesQuery, candidatesQuery, pageQuery, recentCandidatesQuery, recentPageQuery, searchFilters } from '../../src/tools/search-query.ts';
-import { relevanceValues } from '../../src/tools/search-relevance.ts';
+import { allCandidatesQuery, candidatesQuery, pageQuery, recentCandidatesQuery, recentPageQuery, searchFilters } from '../../src/shop/search-query.ts';
+import { relevanceValues } from '../../src/shop/search-relevance.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.ts';
 import type { Log } from '../../src/log.ts';
-import { contentDigest, digestMatches, signRequest, signResponse } from '../../src/ucp/message-signatures.ts';
-import { platformProfiles } from '../../src/ucp/platform-profile.ts';
+import { contentDigest, digestMatches, signRequest, signResponse } from '../../src/ucp/signatures/message-signatures.ts';
+import { platformProfiles } from '../../src/ucp/signatures/platform-profile.ts';
 import {
   currentSigningKey, publishedSigningKeys, PUBLISH_LEAD_MS, RETIRE_GRACE_MS, retireSigningKey, rotateSigningKey, signingKeySource,
-} from '../../src/ucp/signing-keys.ts';
-import { requestVerifier } from '../../src/ucp/verify-request.ts';
+} from '../../src/ucp/signatures/signing-keys.ts';
+import { requestVerifier } from '../../src/ucp/signatures/verify-request.ts';
 import { openTestDatabase } from '../helpers/app.ts';
 import { verifyMessageSignature } from './platform.ts';
 import { platformKey, signingPlatform } from './signing-platform.ts';

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPublicAddress, sendOutbound } from '../../src/ucp/outbound.ts';
+import { isPublicAddress, sendOutbound } from '../../src/ucp/core/outbound.ts';
 
 let base = '';
 const server = createServer((request, response) => {

@@ -1,7 +1,7 @@
 import { createHash, randomUUID, sign } from 'node:crypto';
 import { createSignature, verifySignature } from 'http-message-sig';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { digestMatches, jwkVerifier, signRequest } from '../../src/ucp/message-signatures.ts';
+import { digestMatches, jwkVerifier, signRequest } from '../../src/ucp/signatures/message-signatures.ts';
 import { BASE_URL } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { flowerShop } from './helpers.ts';

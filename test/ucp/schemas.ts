@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { UcpVersion } from '../../src/ucp/versions.ts';
+import type { UcpVersion } from '../../src/ucp/core/versions.ts';
 
 const ROOT = join(import.meta.dirname, '..', 'fixtures', 'ucp-schemas');
 // ajv-formats is CommonJS; its default export arrives wrapped under TypeScript's NodeNext interop.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippingRates } from '../../src/db/schema.ts';
-import { ratesFor } from '../../src/ucp/catalog.ts';
+import { ratesFor } from '../../src/ucp/checkout/catalog.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 

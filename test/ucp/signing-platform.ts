@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SigningKey } from '../../src/ucp/message-signatures.ts';
+import type { SigningKey } from '../../src/ucp/signatures/message-signatures.ts';
 
 export type PlatformKey = SigningKey & { jwk: Record<string, string> };
 

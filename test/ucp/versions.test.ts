@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ucpCheckoutSessions } from '../../src/db/schema.ts';
-import { UCP_VERSIONS } from '../../src/ucp/versions.ts';
-import type { UcpVersion } from '../../src/ucp/versions.ts';
+import { UCP_VERSIONS } from '../../src/ucp/core/versions.ts';
+import type { UcpVersion } from '../../src/ucp/core/versions.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { ADDRESS, flowerShop, PROFILE, SUCCESS_CARD, ucp } from './helpers.ts';
 import { simulatedPlatform } from './platform.ts';
