@@ -116,7 +116,7 @@ export type Config = {
     savedAddresses: boolean;
     /**
      * The platforms (profile URLs) the owner trusts to have verified their buyers' e-mails: those are offered the
-     * addresses known for the e-mail a session names (ucp/trusted-platforms.ts). Empty by default.
+     * addresses known for the e-mail a session names (ucp/identity/trusted-platforms.ts). Empty by default.
      */
     trustedPlatforms: string[];
     /** open: guest checkout, the session or order id is the capability; key: an API key with scope ucp:checkout. */

@@ -440,7 +440,7 @@ export const customers = pgTable('customers', {
  * buyer can prove the e-mail is theirs here; `key:<api key id>` for an address a UCP platform's buyer shipped an
  * order to, offered to that key alone; `buyer:<buyer id>` for an address a linked buyer's order shipped to,
  * offered to that buyer's tokens alone; `platform:<profile URL>` for one a trusted platform's buyer shipped an
- * order to, offered to that platform alone (ucp/saved-addresses.ts).
+ * order to, offered to that platform alone (ucp/checkout/saved-addresses.ts).
  */
 export const customerAddresses = pgTable('customer_addresses', {
   id: text('id').primaryKey(),

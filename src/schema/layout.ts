@@ -14,7 +14,7 @@ export function isSafeHref(value: string): boolean {
 }
 
 /**
- * The paths the public site serves (src/site/routes.ts, held together by test/site/layout-links.test.ts).
+ * The paths the public site serves (src/site/routes.ts, held together by test/site/site-paths.test.ts).
  * A layout link to any other path would be a dead link on a published page.
  */
 export const SITE_PATHS = [

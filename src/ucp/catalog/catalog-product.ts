@@ -6,7 +6,7 @@ export type InputMatch = { id: string; match: 'exact' | 'featured' };
 export type Shop = { currency: string; baseUrl: string };
 
 /**
- * What checkout calls the item: the SKU, else the slug (ucp/catalog.ts). A Butik product has one variant, and
+ * What checkout calls the item: the SKU, else the slug (ucp/checkout/catalog.ts). A Butik product has one variant, and
  * its id is that item id, so a variant from the catalog goes straight into a checkout's or cart's line item.
  */
 export const variantIdOf = (record: ProductRecord) => record.sku ?? record.slug;

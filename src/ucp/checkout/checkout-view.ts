@@ -88,7 +88,7 @@ export type ViewSettings = {
 };
 
 /**
- * The checkout in 2026-01-11's shape without its `ucp` block, which ucp/shapes.ts adds per version. An open
+ * The checkout in 2026-01-11's shape without its `ucp` block, which ucp/checkout/shapes.ts adds per version. An open
  * session is priced from the catalog on every read; a completed or canceled one answers what it ended with.
  * Empty optional members are left out. `known`: the lines' products by id, when the caller read them in this transaction.
  */

@@ -4,7 +4,7 @@ import type { Pricing } from './checkout-view.ts';
 
 /**
  * The UCP order an order placed through UCP starts as (order.json, 2026-01-11's shape with the currency beside it;
- * ucp/shapes.ts adds the `ucp` block per version): its lines, one shipping expectation to the
+ * ucp/checkout/shapes.ts adds the `ucp` block per version): its lines, one shipping expectation to the
  * selected destination described by the option's title, no events yet, and the checkout's totals.
  */
 export function orderDocument(orderId: string, checkoutId: string, permalink: string, pricing: Pricing, currency: string): Record<string, unknown> {

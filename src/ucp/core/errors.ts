@@ -11,7 +11,7 @@ export type UcpErrorOptions = {
    * on it is answered with 200 and this standard error code in `messages` (checkout-rest.md, "Business Outcomes").
    */
   outcome?: 'not_found' | 'out_of_stock' | 'item_unavailable' | 'capabilities_incompatible';
-  /** The refusal of a protocol version: its status and body are the declared version's (ucp/shapes.ts). */
+  /** The refusal of a protocol version: its status and body are the declared version's (ucp/checkout/shapes.ts). */
   versionRefusal?: boolean;
 };
 

@@ -1,6 +1,6 @@
 /**
  * The UCP protocol versions Butik answers in, newest first. One implementation serves them all: requests are read
- * and answers are shaped per version at the edges (ucp/shapes.ts, ucp/profile.ts), never by a copy of the logic.
+ * and answers are shaped per version at the edges (ucp/checkout/shapes.ts, ucp/profile.ts), never by a copy of the logic.
  */
 export const UCP_VERSIONS = ['2026-04-08', '2026-01-23', '2026-01-11'] as const;
 export type UcpVersion = (typeof UCP_VERSIONS)[number];

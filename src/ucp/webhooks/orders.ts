@@ -8,7 +8,7 @@ import { ownsOrder } from '../identity/buyer-orders.ts';
 import type { UcpCaller } from '../identity/caller.ts';
 import { notFound, UcpError } from '../core/errors.ts';
 
-/** An order's UCP document and its currency, which ucp/shapes.ts needs to show it in any version. */
+/** An order's UCP document and its currency, which ucp/checkout/shapes.ts needs to show it in any version. */
 export type OrderAnswer = { document: Record<string, unknown>; currency: string };
 
 /**
