@@ -3,9 +3,6 @@ import { and, eq, gt, lte } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { staffSessions } from '../db/schema.ts';
 
-/** The idle timeout of a console session unless BUTIK_ADMIN_IDLE_MINUTES says otherwise. */
-export const DEFAULT_IDLE_MINUTES = 8 * 60;
-
 type Callback = (error?: unknown) => void;
 /** What @fastify/session hands a store: JSON-able, with the signed-in person's id once there is one. */
 type SessionData = { staffId?: string };

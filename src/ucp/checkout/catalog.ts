@@ -67,7 +67,6 @@ const promotionsOfType = preparedStatement((db) => db.select().from(promotions)
 export async function freeShippingPromotions(db: Queryable) {
   return promotionsOfType(db).execute({ type: 'free_shipping' });
 }
-export type Promotion = Awaited<ReturnType<typeof freeShippingPromotions>>[number];
 
 export async function discountsByCode(db: Queryable, codes: readonly string[]) {
   if (codes.length === 0) return new Map<string, typeof discounts.$inferSelect>();
