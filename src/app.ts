@@ -12,6 +12,7 @@ import { logSafeError } from './db/errors.ts';
 import { STOREFRONT_CSRF, registerFormCsrf } from './edge/form-csrf.ts';
 import { acceptRawBodies } from './edge/json-body.ts';
 import { lazy } from './edge/lazy.ts';
+import { NUL_REFUSAL, guardsNul, urlHasNul } from './edge/nul-bytes.ts';
 import { sendProblem } from './edge/problem-reply.ts';
 import { ToolError } from './errors/tool-error.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
@@ -137,6 +138,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // An https shop tells browsers to never try it over plain http (a year; subdomains are not the shop's to pin).
     if (baseUrl.startsWith('https://')) reply.header('strict-transport-security', 'max-age=31536000');
     if (isPrivateApiPath(request.url)) reply.header('cache-control', 'no-store');
+    if (urlHasNul(request.url) && guardsNul(request.url)) {
+      request.log.warn({ url: request.url.slice(0, 200) }, 'request refused: NUL byte in the URL');
+      sendProblem(reply, new ToolError('validation_failed', NUL_REFUSAL), baseUrl);
+      return;
+    }
     if (!closing) return done();
     reply.header('connection', 'close');
     sendProblem(reply, new ToolError('service_unavailable', 'This instance is shutting down.', { retryAfter: 1 }), baseUrl);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { rateLimitHeaders } from '../access/rate-limit.ts';
 import { TOOL_SCOPES, UCP_BUYER_SCOPES } from '../access/scopes.ts';
+import { NUL_REFUSAL, bodyHasNul } from '../edge/nul-bytes.ts';
 import { sendProblem } from '../edge/problem-reply.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { sweepExpiredRecords } from './adapter.ts';
@@ -41,8 +42,8 @@ async function delegate(oauth: OAuthServer, request: FastifyRequest, reply: Fast
   await provider.callback()(request.raw, reply.raw);
 }
 
-/** RFC 7591 errors are JSON of their own, not problem+json: registration clients read `error`. */
-function registrationError(reply: FastifyReply, status: number, body: { error: string; error_description: string }): FastifyReply {
+/** OAuth errors are JSON of their own (RFC 6749, RFC 7591), not problem+json: clients read `error`. */
+function oauthJsonError(reply: FastifyReply, status: number, body: { error: string; error_description: string }): FastifyReply {
   return reply.code(status).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(body);
 }
 
@@ -101,18 +102,25 @@ export const oauthRoutes: FastifyPluginAsync<OAuthRouteOptions> = async (app, { 
     reply.headers(headers);
   });
 
+  // oidc-provider reads the raw form or JSON body itself; a NUL in it would reach its storage and fail there as a 500.
+  app.addHook('preHandler', async (request, reply) => {
+    if (!request.url.startsWith(`${OAUTH_PREFIX}/`) || typeof request.body !== 'string' || !bodyHasNul(request.body)) return;
+    request.log.warn({ url: request.url.slice(0, 200) }, 'OAuth request refused: NUL byte in the body');
+    return oauthJsonError(reply, 400, { error: 'invalid_request', error_description: NUL_REFUSAL });
+  });
+
   let lastSweep = 0;
   app.post(`${OAUTH_PREFIX}/register`, {
     bodyLimit: REGISTRATION_BODY_LIMIT,
     errorHandler: (error, _request, reply) => {
       if (error.statusCode !== 413) throw error;
-      return registrationError(reply, 413, {
+      return oauthJsonError(reply, 413, {
         error: 'invalid_client_metadata', error_description: `The registration is larger than ${REGISTRATION_BODY_LIMIT} bytes.`,
       });
     },
   }, async (request, reply) => {
     const refused = checkRegistration(typeof request.body === 'string' ? request.body : '');
-    if (refused) return registrationError(reply, 400, refused);
+    if (refused) return oauthJsonError(reply, 400, refused);
     const now = Date.now();
     if (now - lastSweep > SWEEP_INTERVAL_MS) {
       lastSweep = now;

@@ -40,6 +40,15 @@ describe('connected apps', () => {
     expect(body).toMatch(/<td data-label="Working tokens" class="num">1<\/td>/);
   });
 
+  it('answers a NUL byte in a console path with 400, not 500', async () => {
+    const shown = await page(t.app, owner, '/admin/keys');
+    for (const url of ['/admin/keys/abc%00def/revoke', '/admin/apps/client%00/revoke']) {
+      const refused = await post(t.app, owner, url, { _csrf: shown.csrf ?? '' });
+      expect(refused.statusCode).toBe(400);
+      expect(JSON.parse(refused.body)).toMatchObject({ code: 'validation_failed', detail: expect.stringMatching(/NUL/) });
+    }
+  });
+
   it('revokes a grant and disconnects an app, each audited under the owner\'s name without a revert', async () => {
     const shown = await page(t.app, owner, '/admin/apps');
     const revoked = await post(t.app, owner, '/admin/apps/grants/grant-a/revoke', { _csrf: shown.csrf ?? '' });

@@ -210,3 +210,34 @@ describe('the UCP routes in test mode', () => {
     expect(leaking).toEqual([]);
   });
 });
+
+describe('the OAuth server and the console, which no tool schema guards', () => {
+  const NUL_ID = 'abc%00def';
+  const HUGE = 'x'.repeat(300_000);
+  const requests: Array<{ method: 'GET' | 'POST'; url: string; type?: string; body?: string }> = [
+    { method: 'POST', url: '/oauth/register', type: 'application/json', body: JSON.stringify({ client_name: NUL, redirect_uris: ['http://127.0.0.1:9/cb'] }) },
+    { method: 'POST', url: '/oauth/register', type: 'application/json', body: '{"client_name": ' },
+    { method: 'POST', url: '/oauth/register', type: 'application/json', body: DEEP_BODY },
+    { method: 'POST', url: '/oauth/register', type: 'application/json', body: JSON.stringify({ client_name: HUGE, redirect_uris: ['http://127.0.0.1:9/cb'] }) },
+    { method: 'POST', url: '/oauth/token', type: 'application/x-www-form-urlencoded', body: 'grant_type=authorization_code&client_id=%00&code=%00' },
+    { method: 'POST', url: '/oauth/token', type: 'application/x-www-form-urlencoded', body: `grant_type=${HUGE}` },
+    { method: 'POST', url: '/oauth/token', type: 'application/json', body: '{' },
+    { method: 'GET', url: '/oauth/authorize?client_id=%00&response_type=code' },
+    { method: 'GET', url: `/oauth/authorize?client_id=${'a'.repeat(5000)}&response_type=code&redirect_uri=%ZZ` },
+    { method: 'POST', url: `/oauth/consent/${NUL_ID}`, type: 'application/x-www-form-urlencoded', body: 'master_key=%00' },
+    { method: 'GET', url: `/oauth/link/${NUL_ID}` },
+    { method: 'POST', url: '/admin/login', type: 'application/x-www-form-urlencoded', body: 'email=a%00b%40shop.dk&password=%00' },
+    { method: 'POST', url: '/admin/login', type: 'application/x-www-form-urlencoded', body: `email=${HUGE}&password=${HUGE}` },
+    { method: 'POST', url: '/admin/login', type: 'application/json', body: DEEP_BODY },
+    { method: 'POST', url: `/admin/keys/${NUL_ID}/revoke`, type: 'application/x-www-form-urlencoded', body: '_csrf=%00' },
+    { method: 'GET', url: `/admin/products/${NUL_ID}` },
+    { method: 'GET', url: `/admin/orders/${'%ff'.repeat(50)}` },
+    { method: 'GET', url: `/admin/activity?actor=${NUL_ID}&before=%00` },
+  ];
+
+  it.each(requests)('answers $method $url with a 4xx or a redirect, never a 5xx', async ({ method, url, type, body }) => {
+    const response = await t.app.inject({ method, url, ...(type ? { headers: { 'content-type': type } } : {}), ...(body === undefined ? {} : { payload: body }) });
+    expect({ url, status: response.statusCode }).toEqual({ url, status: expect.any(Number) });
+    expect(response.statusCode, `${method} ${url}: ${response.body.slice(0, 200)}`).toBeLessThan(500);
+  });
+});

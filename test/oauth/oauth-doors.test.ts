@@ -79,6 +79,25 @@ describe('dynamic client registration', () => {
     }
   });
 
+  it('answers a NUL byte in a registration, a token request or an authorization with 400 invalid_request, never 500', async () => {
+    const registered = await fetch(`${base}/oauth/register`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'evil\u0000name', redirect_uris: ['http://127.0.0.1:9/cb'], token_endpoint_auth_method: 'none' }),
+    });
+    expect(registered.status).toBe(400);
+    expect(await registered.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/NUL/) });
+
+    const token = await fetch(`${base}/oauth/token`, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&client_id=%00&code=x',
+    });
+    expect(token.status).toBe(400);
+    expect(await token.json()).toMatchObject({ error: 'invalid_request' });
+
+    const authorize = await fetch(`${base}/oauth/authorize?client_id=%00&response_type=code`, { redirect: 'manual' });
+    expect(authorize.status).toBe(400);
+    expect(await authorize.json()).toMatchObject({ code: 'validation_failed', detail: expect.stringMatching(/NUL/) });
+  });
+
   it('gives every client an id no command line reads as an option', async () => {
     const ids = await Promise.all(Array.from({ length: 3 }, async () => ((await (await register(base)).json()) as { client_id: string }).client_id));
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
