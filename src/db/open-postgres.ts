@@ -5,6 +5,7 @@ import { listenOnPostgres } from './change-feed-postgres.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import type { Database, DatabaseOptions, Db } from './client.ts';
 import { migrationsFolder } from './migrations-folder.ts';
+import { releaseClientsWhoseBeginFails } from './release-failed-begin.ts';
 import { describeConnectFailure } from './open-error.ts';
 import { attachReadCache } from './read-cache.ts';
 
@@ -34,6 +35,7 @@ export async function openPostgres(url: string, options: DatabaseOptions): Promi
   // the request answers 503; the broken client is not queryable, so the pool drops it on release.
   pool.on('error', () => {});
   pool.on('connect', (client) => { client.on('error', () => {}); });
+  releaseClientsWhoseBeginFails(pool);
   const typed = drizzle(pool);
   const db = typed as unknown as Db;
   const cache = attachReadCache(db);
