@@ -19,6 +19,8 @@ export const TARGETS = {
   halfRateP99VsBaseline: 1.5,
   mcpVsRest: 1.3,
   authVsAnon: 1.1,
+  /** A write no policy rule holds, with a document in force, against the same write without one (same run). */
+  policyStageCost: 1.05,
   /** Checkout orders/s against the baseline running the same statements for the same shoppers, same run. */
   checkoutVsBaseline: 0.8,
   scaleSearchP95Ms: 20,

@@ -52,7 +52,11 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 
 /** `fastify`: the same requests to a bare Fastify app with the same statement, beside the node:http baseline. */
 /** `ucp`: Butik's side runs on the second server, the one with UCP on. */
-type Scenario = { name: string; label: string; butik: HttpRequest[]; baseline?: HttpRequest[]; fastify?: HttpRequest[]; ucp?: boolean; notAvailable?: string };
+/** `before` puts the shop into the state the scenario measures (run before each of its measurements). */
+type Scenario = {
+  name: string; label: string; butik: HttpRequest[]; baseline?: HttpRequest[]; fastify?: HttpRequest[]; ucp?: boolean; notAvailable?: string;
+  before?: () => Promise<void>;
+};
 type Measure = { rate?: number; connections?: number; durationS?: number };
 
 function realErrors(name: string, result: LoadResult): string[] {
@@ -64,17 +68,31 @@ function realErrors(name: string, result: LoadResult): string[] {
   return errors;
 }
 
-async function createKey(butik: ButikServer): Promise<string> {
+async function createKey(butik: ButikServer, name = 'bench', scopes = ['catalog:read', 'cart:write', 'orders:read']): Promise<string> {
   const response = await fetch(`${butik.url}/api/v1/keys`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${butik.masterKey}` },
-    body: JSON.stringify({ name: 'bench', scopes: ['catalog:read', 'cart:write', 'orders:read'] }),
+    body: JSON.stringify({ name, scopes }),
   });
   const body: unknown = await response.json();
   const result = typeof body === 'object' && body !== null ? Reflect.get(body, 'result') : undefined;
   const key = typeof result === 'object' && result !== null ? Reflect.get(result, 'key') : undefined;
   if (response.status !== 201 || typeof key !== 'string') throw new Error(`could not create a bench key: ${response.status} ${JSON.stringify(body)}`);
   return key;
+}
+
+/**
+ * The owner's policy document (docs/behaviour.md#policies-and-approvals), set through the owner command the CLI
+ * uses. The policy scenarios measure one write with and without a document whose rule applies to every agent but
+ * holds another tool: what the policy stage costs a call that no rule holds.
+ */
+async function setPolicies(butik: ButikServer, rules: unknown[]): Promise<void> {
+  const response = await fetch(`${butik.url}/api/v1/commands/policies.set`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${butik.masterKey}` },
+    body: JSON.stringify({ document: { rules } }),
+  });
+  if (response.status !== 200) throw new Error(`could not set the bench policies: ${response.status} ${await response.text()}`);
 }
 
 async function postgresVersion(url: string): Promise<string> {
@@ -132,6 +150,10 @@ async function main(): Promise<number> {
 
     const search = (bodies: unknown[]) => bodies.map((body) => toolCall('products.search', body));
     const slugs = productSlugs(catalog, profile.products);
+    // An agent's write that changes nothing (each product's own name again): repeatable, and audited as any write.
+    const writer = await createKey(butik, 'bench-writer', ['products:write']);
+    const agentWrites = Array.from({ length: 16 }, (_, i) => catalog.product(Math.floor(((i + 0.5) / 16) * profile.products)))
+      .map((product) => toolCall('products.update', { slug: product.slug, patch: { name: product.name } }, writer));
     const scenarios: Scenario[] = [
       { name: 'search_q', label: 'products.search with q', butik: search(searchWithQ()), baseline: search(searchWithQ()) },
       { name: 'search_filters', label: 'products.search with filters', butik: search(searchWithFilters(catalog)), baseline: search(searchWithFilters(catalog)) },
@@ -146,6 +168,14 @@ async function main(): Promise<number> {
       { name: 'products_get_auth', label: 'products.get (API key)', butik: slugs.map((slug) => toolCall('products.get', { slug }, key)) },
       { name: 'mcp_search', label: 'MCP tools/call products.search', butik: searchWithQ().map((args) => mcpCall('products.search', args)) },
       { name: 'ucp_search', label: 'UCP catalog search (POST /catalog/search)', butik: ucpSearchWithQ(), ucp: true },
+      {
+        name: 'update_plain', label: 'products.update by an agent, no policy document', butik: agentWrites,
+        before: () => setPolicies(butik, []),
+      },
+      {
+        name: 'update_policed', label: 'products.update by an agent, a policy in force that holds another tool', butik: agentWrites,
+        before: () => setPolicies(butik, [{ kind: 'tool', tool: 'products.delete' }]),
+      },
     ];
     if (profile.ordersList) {
       scenarios.push({ name: 'orders_list', label: 'orders.list (API key)', butik: ordersListBodies().map((body) => toolCall('orders.list', body, key)) });
@@ -200,6 +230,7 @@ async function main(): Promise<number> {
     for (const [round, order] of rounds.entries()) {
       for (const scenario of order) {
         const so = measured.get(scenario.name) ?? {};
+        await scenario.before?.();
         const butikRun = await measure(`${scenario.name} (Butik, round ${round + 1})`, scenario.ucp && ucpServer ? ucpServer : butik, scenario.butik, { durationS: half });
         so.butik = so.butik ? mergeRuns(so.butik, butikRun) : butikRun;
         if (scenario.baseline) {
@@ -318,6 +349,8 @@ async function main(): Promise<number> {
       ucpSearchVsRest: ratio(byName('ucp_search')?.butik, searchQ),
       /** Cost of an authenticated call in units of an anonymous one. */
       authVsAnon: ratio(get, getAuth),
+      /** Cost of a write no rule holds with a policy document in force, in units of the same write without one. */
+      policyStageCost: ratio(byName('update_plain')?.butik, byName('update_policed')?.butik),
       /** Orders/s against the baseline running the same statements for the same shoppers. */
       checkoutVsBaseline: ordersRatio(result.checkout?.result, result.checkout?.baseline?.result),
     };

@@ -38,6 +38,13 @@ export function targetsFor(result: BenchResult, profile: Profile): Target[] {
       behind: cpuBehind([['UCP', scenario('ucp_search')?.butik], ['REST', scenario('search_q')?.butik]]),
     },
     { name: 'MCP call cost vs REST', target: `≤ ${TARGETS.mcpVsRest}×`, measured: fmt(r.mcpVsRest, '×'), met: met(r.mcpVsRest, (v) => v <= TARGETS.mcpVsRest), behind: cpuBehind([['MCP', scenario('mcp_search')?.butik], ['REST', scenario('search_q')?.butik]]) },
+    {
+      name: 'policy stage: a write no rule holds, policies in force vs none',
+      target: `≤ ${TARGETS.policyStageCost}×`,
+      measured: fmt(r.policyStageCost, '×'),
+      met: met(r.policyStageCost, (v) => v <= TARGETS.policyStageCost),
+      behind: cpuBehind([['policies', scenario('update_policed')?.butik], ['none', scenario('update_plain')?.butik]]),
+    },
     { name: 'authenticated call cost vs anonymous', target: `≤ ${TARGETS.authVsAnon}×`, measured: fmt(r.authVsAnon, '×'), met: met(r.authVsAnon, (v) => v <= TARGETS.authVsAnon), behind: cpuBehind([['API key', scenario('products_get_auth')?.butik], ['anonymous', get?.butik]]) },
     {
       name: 'checkout orders/s vs the baseline, 50 clients',
