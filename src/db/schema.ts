@@ -489,6 +489,11 @@ export const ucpCheckoutSessions = pgTable('ucp_checkout_sessions', {
   /** Risk signals (buyer IP, user agent, attestations) and an AP2 checkout mandate, kept for fraud review of this session only. */
   signals: jsonb('signals').$type<Record<string, unknown>>(),
   frozen: jsonb('frozen').$type<Record<string, unknown>>(),
+  /**
+   * Created under the AP2 mandate extension: completing it needs a checkout mandate whatever version or profile
+   * the completing call names, and the buyer's page never completes it (docs/ucp.md#ap2-mandates).
+   */
+  ap2: boolean('ap2').notNull().default(false),
   orderId: text('order_id'),
   expiresAt: at('expires_at').notNull(),
   createdAt: createdAt(),

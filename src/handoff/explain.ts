@@ -26,6 +26,15 @@ export function explainRefusal(refusal: Refusal): Placed {
       return { place: 'form', explained: { detail: 'Prisen er ændret, mens du handlede.', resolution: 'Se den nye pris herover, og tryk Betal igen.' } };
     case 'DISCOUNT_UNAVAILABLE':
       return { place: 'codes', explained: { detail: 'Rabatkoden kan ikke længere bruges.', resolution: 'Fjern koden, og tryk Betal igen.' } };
+    case 'MANDATE_REQUIRED':
+      // A session an agent started under AP2 is paid only with the buyer's signed mandate, which this page cannot give.
+      return {
+        place: 'form',
+        explained: {
+          detail: 'Dette køb blev startet af en indkøbsagent med en AP2-fuldmagt, og det kan kun betales med den fuldmagt.',
+          resolution: 'Gør købet færdigt hos den tjeneste, der sendte dig hertil.',
+        },
+      };
     case 'RATE_LIMITED':
       return { place: 'form', explained: { detail: 'For mange forsøg fra din forbindelse lige nu.', resolution: 'Vent et minut, og prøv igen.' } };
     case 'IDEMPOTENCY_CONFLICT':

@@ -19,7 +19,7 @@ import { CompleteCheckout, CreateCheckout, CreateCheckoutWithCurrency, UpdateChe
 import { presentCheckout, presentError, presentOrder } from './checkout/shapes.ts';
 import type { Edge } from './checkout/shapes.ts';
 import { simulateShipping } from './simulation.ts';
-import { cancelSession, createSession, readSession, updateSession } from './checkout/sessions.ts';
+import { cancelSession, createSession, readSession, sessionMandate, updateSession } from './checkout/sessions.ts';
 import type { WriteSettings } from './checkout/sessions.ts';
 import { publishedSigningKeys } from './signatures/signing-keys.ts';
 import type { SigningKeySource } from './signatures/signing-keys.ts';
@@ -67,11 +67,13 @@ export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles
       writes: true,
       // With cart_id, the cart's contents start the session (cart-checkout.ts).
       async run({ agent, body, settings, edge }) {
+        // A session started under AP2 stays under it (sessions.ts sessionMandate).
+        const recorded = { ...settings, ap2: edge.ap2 };
         if (body.cart_id !== undefined) {
-          return { status: 201, kind: 'checkout', body: await checkoutFromCart(db, parse(CheckoutFromCart, body), agent.profile, settings) };
+          return { status: 201, kind: 'checkout', body: await checkoutFromCart(db, parse(CheckoutFromCart, body), agent.profile, recorded) };
         }
         const request = parse(edge.version === '2026-01-11' ? CreateCheckoutWithCurrency : CreateCheckout, body);
-        return { status: 201, kind: 'checkout', body: await createSession(db, request, agent.profile, settings) };
+        return { status: 201, kind: 'checkout', body: await createSession(db, request, agent.profile, recorded) };
       },
     },
     get_checkout: {
@@ -87,9 +89,15 @@ export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles
       about: 'Checkout session',
       async run({ id, agent, profile, body, settings, edge, idempotencyKey, requestId, log: callLog }) {
         const request = parse(CompleteCheckout, body);
+        // A session created under AP2 needs the mandate whatever version or profile this call names, verified
+        // with the keys of the platform that created it: naming an older version or another profile skips nothing.
+        const created = await sessionMandate(db, id);
+        const mandateProfile = created?.ap2 && created.platform !== agent.profile ? await profiles(created.platform) : profile;
+        const needsMandate = edge.ap2 || created?.ap2 === true;
         const completed = await completeSession(db, id, request, {
           ...settings, log: callLog, platform: agent.profile, idempotencyKey: idempotencyKey ?? requestId, webhookUrl: profile.webhookUrl,
-          events: deps.runtime.orderEvents, version: edge.version, ...(edge.ap2 ? { bindMandate: await mandateBinding(request.ap2Mandate, profile, settings.now, edge) } : {}),
+          events: deps.runtime.orderEvents, version: edge.version,
+          ...(needsMandate ? { bindMandate: await mandateBinding(request.ap2Mandate, mandateProfile, settings.now, edge) } : {}),
         });
         // order_placed was queued with the order; it leaves now rather than at the next poll.
         void delivery.kick();

@@ -160,6 +160,40 @@ describe('the AP2 mandate extension (2026-04-08)', () => {
     await expectRefused(ap2Platform, ready.id, undefined, 'mandate_required');
   });
 
+  it('holds a session started under AP2 to it: naming an older version or another platform\'s profile skips no mandate', async () => {
+    for (const agent of [`profile="${ap2Platform.profileUrl}";version="2026-01-11"`, `profile="${plainPlatform.profileUrl}";version="2026-04-08"`]) {
+      const ready = await readyCheckout(ap2Platform);
+      const body = { payment: { instruments: [{ ...SUCCESS_CARD, selected: true }] } };
+      const refused = await ucp(t, 'POST', `/checkout-sessions/${ready.id}/complete`, body, { 'ucp-agent': agent });
+      expect({ agent, status: refused.status }).toEqual({ agent, status: 422 });
+      expect(JSON.stringify(refused.body)).toMatch(/mandate_required/i);
+      const after = await ucp(t, 'GET', `/checkout-sessions/${ready.id}`, undefined, as(ap2Platform));
+      expect(after.body.status).toBe('ready_for_complete');
+    }
+  });
+
+  it('is not paid on the buyer\'s page: it says in plain words that the agent\'s service must finish it', async () => {
+    const ready = await readyCheckout(ap2Platform);
+    const page = await t.app.inject({ method: 'GET', url: `/checkout/${ready.id}` });
+    expect(page.statusCode).toBe(200);
+    const cookie = page.cookies.find((c) => c.name === 'butik_csrf');
+    const token = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
+    const option = /name="option" value="([^"]+)"[^>]*checked/.exec(page.body)?.[1] ?? /name="option" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
+    const fields = {
+      _csrf: token, email: 'karen@example.dk', name: 'Karen Blixen', phone: '+4512345678', street: 'Rungstedvej 111', zip: '2960',
+      city: 'Rungsted Kyst', country: 'DK', option, card: '4242 4242 4242 4242', action: 'pay',
+    };
+    const paid = await t.app.inject({
+      method: 'POST', url: `/checkout/${ready.id}`, payload: new URLSearchParams(fields).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `butik_csrf=${cookie?.value ?? ''}` },
+    });
+    expect(paid.statusCode).toBe(422);
+    expect(paid.body).toContain('AP2-fuldmagt');
+    expect(paid.body).toContain('Gør købet færdigt hos den tjeneste, der sendte dig hertil.');
+    const after = await ucp(t, 'GET', `/checkout-sessions/${ready.id}`, undefined, as(ap2Platform));
+    expect(after.body.status).not.toBe('completed');
+  });
+
   it('refuses a tampered mandate, or one signed with another key under the listed kid: mandate_invalid_signature', async () => {
     const ready = await readyCheckout(ap2Platform);
     const mandate = await checkoutMandate(checkoutJwtOf(ready), key);

@@ -16,7 +16,8 @@ import { offerSavedAddresses } from './saved-addresses.ts';
 import type { Buyer, CreateCheckout, LineItemInput, MethodInput, UpdateCheckout } from './schemas.ts';
 
 /** What a write needs beyond the view: whether buyers' addresses are saved (at completion) and offered. */
-export type WriteSettings = ViewSettings & { savedAddresses: boolean };
+/** `ap2`: the creating call negotiated the AP2 mandate extension, which the new session then records. */
+export type WriteSettings = ViewSettings & { savedAddresses: boolean; ap2?: boolean };
 
 /** A session nobody completes is canceled six hours after it was created. */
 export const SESSION_TTL_MS = 6 * 60 * 60 * 1000;
@@ -125,6 +126,16 @@ export async function createSession(db: Db, request: CreateCheckout, platform: s
   });
 }
 
+/**
+ * Whether a session was created under the AP2 mandate extension, and by which platform: what its completion
+ * must hold to, whatever version or profile the completing call names. Undefined for no such session.
+ */
+export async function sessionMandate(db: Queryable, id: string): Promise<{ ap2: boolean; platform: string } | undefined> {
+  const [row] = await db.select({ ap2: ucpCheckoutSessions.ap2, platform: ucpCheckoutSessions.platform })
+    .from(ucpCheckoutSessions).where(eq(ucpCheckoutSessions.id, id));
+  return row;
+}
+
 /** A new session over an open Butik cart, its lines replaced by the request's: a new cart, or a UCP cart converted. */
 export async function createSessionOnCart(
   tx: Queryable,
@@ -151,6 +162,7 @@ export async function createSessionOnCart(
     fulfillment: await nextFulfillment(tx, null, request.fulfillment, request.buyer, settings),
     discountCodes: request.discounts?.codes ?? null,
     payment: storablePayment(request.payment),
+    ap2: settings.ap2 === true,
     expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
     createdAt: now,
     updatedAt: now,

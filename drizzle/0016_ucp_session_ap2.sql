@@ -1,0 +1,1 @@
+ALTER TABLE "ucp_checkout_sessions" ADD COLUMN "ap2" boolean DEFAULT false NOT NULL;
