@@ -1,42 +1,20 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../helpers/app.ts';
-import type { TestApp } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
 import { addPerson } from '../admin/helpers.ts';
 import { master } from '../helpers/fixtures.ts';
-import { MISSING, WIDTHS, expectAccessible, expectNoHorizontalScroll, launchChromium, screenshot } from './chromium.ts';
-import { signedInPage } from './console.ts';
+import { MISSING, WIDTHS, expectAccessible, expectNoHorizontalScroll, screenshot } from './chromium.ts';
+import { consoleInBrowser } from './console.ts';
 
-let t: TestApp | undefined;
-let browser: Browser | undefined;
-let origin = '';
-
-beforeAll(async () => {
-  if (MISSING) return;
-  t = await createTestApp();
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  const address = t.app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('the app is not listening on a TCP port');
-  origin = `http://127.0.0.1:${address.port}`;
+const shop = consoleInBrowser(async (t) => {
   await addPerson(t.database.db, 'anna@shop.dk', 'manager');
   await t.call('settings.update', { currency: 'EUR' }, master);
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  try {
-    await browser?.close();
-  } finally {
-    await t?.close();
-  }
 });
 
 describe.skipIf(MISSING)('Activity for a manager', () => {
   it('says in words why a currency change has no Revert, and its confirmation page offers no button', async () => {
     for (const viewport of WIDTHS) {
-      const page = await signedInPage(browser as Browser, origin, 'anna@shop.dk', viewport);
+      const page = await shop.signedIn('anna@shop.dk', viewport);
       try {
-        await page.goto(`${origin}/admin/activity?tool=settings.update`);
+        await page.goto(`${shop.origin()}/admin/activity?tool=settings.update`);
         const entry = page.locator('article.entry').first();
         expect(await entry.textContent()).toContain('settings.update · settings currency');
         expect(await entry.getByRole('link', { name: /Revert/ }).count()).toBe(0);
@@ -46,7 +24,7 @@ describe.skipIf(MISSING)('Activity for a manager', () => {
         await screenshot(page, `admin-activity-manager-${viewport.width}`);
 
         const id = (await entry.getAttribute('aria-labelledby'))?.slice(2) ?? '';
-        const confirm = await page.goto(`${origin}/admin/activity/${id}/revert`);
+        const confirm = await page.goto(`${shop.origin()}/admin/activity/${id}/revert`);
         expect(confirm?.status()).toBe(403);
         expect(await page.getByRole('alert').textContent()).toContain('only an owner can revert it');
         expect(await page.getByRole('button', { name: 'Revert the change' }).count()).toBe(0);

@@ -1,24 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { oauthRecords } from '../../src/db/schema.ts';
-import { MASTER_KEY, createTestApp } from '../helpers/app.ts';
-import type { TestApp } from '../helpers/app.ts';
+import { MASTER_KEY } from '../helpers/app.ts';
 import { addPerson } from '../admin/helpers.ts';
-import { MISSING, WIDTHS, expectAccessible, expectNoHorizontalScroll, launchChromium, screenshot } from './chromium.ts';
-import { signedInPage } from './console.ts';
+import { MISSING, WIDTHS, expectAccessible, expectNoHorizontalScroll, screenshot } from './chromium.ts';
+import { consoleInBrowser } from './console.ts';
 
-let t: TestApp | undefined;
-let browser: Browser | undefined;
-let origin = '';
 let agentKey = '';
 
-beforeAll(async () => {
-  if (MISSING) return;
-  t = await createTestApp();
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  const address = t.app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('the app is not listening on a TCP port');
-  origin = `http://127.0.0.1:${address.port}`;
+const shop = consoleInBrowser(async (t, origin) => {
   await addPerson(t.database.db, 'olga@shop.dk', 'owner');
   agentKey = await t.keyWith('products:write', 'categories:write', 'catalog:read');
   const inAnHour = new Date(Date.now() + 3600_000);
@@ -27,27 +16,17 @@ beforeAll(async () => {
     { model: 'Grant', id: 'grant-claude', expiresAt: inAnHour, payload: { clientId: 'client-claude', accountId: 'owner', iat: 1_763_000_000, resources: { [`${origin}/api/mcp`]: 'orders:read catalog:read' } } },
     { model: 'AccessToken', id: 'at-claude', grantId: 'grant-claude', expiresAt: inAnHour, payload: { clientId: 'client-claude', grantId: 'grant-claude', iat: 1_763_500_000 } },
   ]);
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  try {
-    await browser?.close();
-  } finally {
-    await t?.close();
-  }
 });
 
 function owner(viewport?: { width: number; height: number }) {
-  if (!browser) throw new Error('no browser');
-  return signedInPage(browser, origin, 'olga@shop.dk', viewport);
+  return shop.signedIn('olga@shop.dk', viewport);
 }
 
 describe.skipIf(MISSING)('the agents pages in a browser', () => {
   it('pauses a connected app from the list and resumes it from its page', async () => {
     const page = await owner();
     try {
-      await page.goto(`${origin}/admin/agents`);
+      await page.goto(`${shop.origin()}/admin/agents`);
       await page.getByRole('button', { name: 'Pause Claude for Butik' }).click();
       await page.waitForURL(/\/admin\/agents\/app%3Aclient-claude\?done=paused$/);
       await expect.poll(() => page.getByRole('status').textContent()).toContain('The agent is paused');
@@ -60,14 +39,14 @@ describe.skipIf(MISSING)('the agents pages in a browser', () => {
   });
 
   it('passes axe on the list, an agent\'s page and its undo preview at 1440 and 375 px, without horizontal scrolling, and saves screenshots', async () => {
-    if (!t) throw new Error('no app');
+    const t = shop.app();
     expect((await t.call('categories.upsert', { slug: 'agent-made', name: 'Agent made' }, { key: agentKey })).status).toBe(200);
     expect((await t.call('categories.upsert', { slug: 'agent-other', name: 'Agent other' }, { key: agentKey })).status).toBe(200);
     // A person fixes one of them afterwards: the undo preview marks it as a conflict.
     expect((await t.call('categories.upsert', { slug: 'agent-made', name: 'Fixed by hand' }, { key: MASTER_KEY })).status).toBe(200);
     const setup = await owner();
     try {
-      await setup.goto(`${origin}/admin/agents`);
+      await setup.goto(`${shop.origin()}/admin/agents`);
       await setup.getByRole('button', { name: 'Pause test products:write categories:write catalog:read' }).click();
       await setup.waitForURL(/done=paused$/);
     } finally {
@@ -76,7 +55,7 @@ describe.skipIf(MISSING)('the agents pages in a browser', () => {
     for (const viewport of WIDTHS) {
       const page = await owner(viewport);
       try {
-        await page.goto(`${origin}/admin/agents`);
+        await page.goto(`${shop.origin()}/admin/agents`);
         await expectAccessible(page, `/admin/agents at ${viewport.width}`);
         await expectNoHorizontalScroll(page, `/admin/agents at ${viewport.width}`);
         await screenshot(page, `admin-agents-${viewport.width}`);
@@ -100,10 +79,10 @@ describe.skipIf(MISSING)('the agents pages in a browser', () => {
 
 describe.skipIf(MISSING)('undoing a session in a browser', () => {
   it('undoes the ticked changes and leaves the one a person fixed', async () => {
-    if (!t) throw new Error('no app');
+    const t = shop.app();
     const page = await owner();
     try {
-      await page.goto(`${origin}/admin/agents`);
+      await page.goto(`${shop.origin()}/admin/agents`);
       await page.getByRole('link', { name: 'test products:write categories:write catalog:read' }).click();
       await page.getByRole('button', { name: 'Show what would be undone' }).click();
       await page.getByRole('button', { name: 'Undo the ticked changes' }).click();

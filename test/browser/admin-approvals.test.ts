@@ -1,28 +1,17 @@
-import type { Browser } from 'playwright-core';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createKey } from '../../src/access/api-keys.ts';
 import { products } from '../../src/db/schema.ts';
-import { createTestApp, MASTER_KEY } from '../helpers/app.ts';
-import type { TestApp } from '../helpers/app.ts';
+import { MASTER_KEY } from '../helpers/app.ts';
 import { createProduct, master } from '../helpers/fixtures.ts';
 import { uniqueCode } from '../helpers/commerce.ts';
 import { addPerson } from '../admin/helpers.ts';
-import { MISSING, WIDTHS, expectAccessible, expectNoHorizontalScroll, launchChromium, screenshot } from './chromium.ts';
-import { signedInPage } from './console.ts';
+import { MISSING, WIDTHS, expectAccessible, expectNoHorizontalScroll, screenshot } from './chromium.ts';
+import { consoleInBrowser } from './console.ts';
 
-let t: TestApp | undefined;
-let browser: Browser | undefined;
-let origin = '';
 let agent = '';
 
-beforeAll(async () => {
-  if (MISSING) return;
-  t = await createTestApp();
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  const address = t.app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('the app is not listening on a TCP port');
-  origin = `http://127.0.0.1:${address.port}`;
+const shop = consoleInBrowser(async (t) => {
   await addPerson(t.database.db, 'olga@shop.dk', 'owner');
   agent = (await createKey(t.database.db, { name: 'pricing-bot', scopes: ['products:write', 'discounts:write'] }, { actor: { kind: 'cli' }, channel: 'cli', at: new Date() })).key;
   const set = await t.app.inject({
@@ -30,21 +19,8 @@ beforeAll(async () => {
     payload: { document: { rules: [{ kind: 'price_drop', percentOver: 20 }, { kind: 'discount_over', percentOver: 30 }] } },
   });
   if (set.statusCode !== 200) throw new Error(set.body);
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  try {
-    await browser?.close();
-  } finally {
-    await t?.close();
-  }
 });
-
-function app(): TestApp {
-  if (!t) throw new Error('no app');
-  return t;
-}
+const app = shop.app;
 
 async function heldPriceCut(priceDkk = 100000) {
   const product = await createProduct(app(), { priceDkk, name: 'Aviator Classic' });
@@ -61,9 +37,9 @@ async function priceOf(slug: string): Promise<number> {
 describe.skipIf(MISSING)('approvals in the console', () => {
   it('shows the waiting calls with a badge, and approving one runs it as the agent', async () => {
     const { product, id } = await heldPriceCut();
-    const page = await signedInPage(browser!, origin, 'olga@shop.dk');
+    const page = await shop.signedIn('olga@shop.dk');
     try {
-      await page.goto(`${origin}/admin/approvals`);
+      await page.goto(`${shop.origin()}/admin/approvals`);
       expect(await page.locator('nav .badge').textContent()).toMatch(/^\d+/);
       const entry = page.locator(`section[aria-labelledby="ap-${id}"]`);
       expect(await entry.textContent()).toContain('pricing-bot');
@@ -84,15 +60,15 @@ describe.skipIf(MISSING)('approvals in the console', () => {
     const denied = await heldPriceCut();
     const changed = await heldPriceCut();
     expect((await app().call('products.update', { slug: changed.product.slug, patch: { priceDkk: 95000 } }, master)).status).toBe(200);
-    const page = await signedInPage(browser!, origin, 'olga@shop.dk');
+    const page = await shop.signedIn('olga@shop.dk');
     try {
-      await page.goto(`${origin}/admin/approvals/${denied.id}`);
+      await page.goto(`${shop.origin()}/admin/approvals/${denied.id}`);
       await page.getByLabel('Note for the agent (optional)').fill('Too steep.');
       await page.getByRole('button', { name: /^Deny/ }).click();
       await page.waitForURL(/done=denied/);
       expect((await app().call('approvals.get', { id: denied.id }, { key: agent })).body.result).toMatchObject({ status: 'denied', note: 'Too steep.' });
 
-      await page.goto(`${origin}/admin/approvals/${changed.id}`);
+      await page.goto(`${shop.origin()}/admin/approvals/${changed.id}`);
       await page.getByRole('button', { name: /^Approve/ }).click();
       expect(await page.getByRole('alert').textContent()).toContain('changed since it was held');
       expect(await priceOf(changed.product.slug)).toBe(95000);
@@ -105,9 +81,9 @@ describe.skipIf(MISSING)('approvals in the console', () => {
     await heldPriceCut();
     expect((await app().call('discounts.create', { code: uniqueCode('HALF'), type: 'percent', value: 50 }, { key: agent })).status).toBe(202);
     for (const viewport of WIDTHS) {
-      const page = await signedInPage(browser!, origin, 'olga@shop.dk', viewport);
+      const page = await shop.signedIn('olga@shop.dk', viewport);
       try {
-        const response = await page.goto(`${origin}/admin/approvals`);
+        const response = await page.goto(`${shop.origin()}/admin/approvals`);
         expect(response?.status()).toBe(200);
         await expectAccessible(page, `/admin/approvals at ${viewport.width}`);
         await expectNoHorizontalScroll(page, `/admin/approvals at ${viewport.width}`);
@@ -121,9 +97,9 @@ describe.skipIf(MISSING)('approvals in the console', () => {
 
 describe.skipIf(MISSING)('policies in the console', () => {
   it('saves a checked document, and gives a refused one back with what is wrong, changing nothing', async () => {
-    const page = await signedInPage(browser!, origin, 'olga@shop.dk');
+    const page = await shop.signedIn('olga@shop.dk');
     try {
-      await page.goto(`${origin}/admin/policies`);
+      await page.goto(`${shop.origin()}/admin/policies`);
       expect(await page.locator('.rules').textContent()).toContain('a price cut of more than 20 %');
       const next = { rules: [{ kind: 'price_drop', percentOver: 20 }, { kind: 'discount_over', percentOver: 30 }, { kind: 'refund', keys: ['pricing-bot'] }] };
       await page.getByLabel('Policy document (JSON)').fill(JSON.stringify(next));
@@ -144,9 +120,9 @@ describe.skipIf(MISSING)('policies in the console', () => {
 
   it('passes axe at 1440 and 375 px without horizontal scrolling; screenshots saved', async () => {
     for (const viewport of WIDTHS) {
-      const page = await signedInPage(browser!, origin, 'olga@shop.dk', viewport);
+      const page = await shop.signedIn('olga@shop.dk', viewport);
       try {
-        const response = await page.goto(`${origin}/admin/policies`);
+        const response = await page.goto(`${shop.origin()}/admin/policies`);
         expect(response?.status()).toBe(200);
         await expectAccessible(page, `/admin/policies at ${viewport.width}`);
         await expectNoHorizontalScroll(page, `/admin/policies at ${viewport.width}`);

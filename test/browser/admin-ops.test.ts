@@ -1,28 +1,16 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { oauthRecords } from '../../src/db/schema.ts';
-import { createTestApp } from '../helpers/app.ts';
-import type { TestApp } from '../helpers/app.ts';
 import { addPerson } from '../admin/helpers.ts';
-import { MISSING, WIDTHS, expectAccessible, launchChromium, screenshot } from './chromium.ts';
-import { signedInPage } from './console.ts';
+import { MISSING, WIDTHS, expectAccessible, screenshot } from './chromium.ts';
+import { consoleInBrowser } from './console.ts';
 
-let t: TestApp | undefined;
-let browser: Browser | undefined;
-let origin = '';
 let reader = '';
 const CSV_DIR = mkdtempSync(join(tmpdir(), 'butik-admin-import-'));
 
-beforeAll(async () => {
-  if (MISSING) return;
-  t = await createTestApp();
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  const address = t.app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('the app is not listening on a TCP port');
-  origin = `http://127.0.0.1:${address.port}`;
+const shop = consoleInBrowser(async (t, origin) => {
   await addPerson(t.database.db, 'olga@shop.dk', 'owner');
   reader = await t.keyWith('settings:read', 'features:read', 'catalog:read', 'audit:read');
   const inAnHour = new Date(Date.now() + 3600_000);
@@ -33,25 +21,11 @@ beforeAll(async () => {
   ]);
   writeFileSync(join(CSV_DIR, 'products.csv'), 'id,title,price,category\nsun_round,Round Sunglasses,89900,solbriller\nsun_square,Square Sunglasses,99900,solbriller\n');
   writeFileSync(join(CSV_DIR, 'inventory.csv'), 'product_id,quantity\nsun_round,12\nsun_square,4\n');
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  try {
-    await browser?.close();
-  } finally {
-    await t?.close();
-  }
 });
-
-function app(): TestApp {
-  if (!t) throw new Error('no app');
-  return t;
-}
+const app = shop.app;
 
 function owner(viewport?: { width: number; height: number }) {
-  if (!browser) throw new Error('no browser');
-  return signedInPage(browser, origin, 'olga@shop.dk', viewport);
+  return shop.signedIn('olga@shop.dk', viewport);
 }
 
 const read = async (tool: string, input: Record<string, unknown> = {}) => (await app().call(tool, input, { key: reader })).body.result;
@@ -60,7 +34,7 @@ describe.skipIf(MISSING)('settings, features, import and connected apps in a bro
   it('changes a setting and switches a feature off and on', async () => {
     const page = await owner();
     try {
-      await page.goto(`${origin}/admin/settings`);
+      await page.goto(`${shop.origin()}/admin/settings`);
       await page.getByLabel('Shipping price (minor units, VAT incl.)').fill('3900');
       await page.getByLabel('A UCP checkout may combine several discount codes').check();
       await page.getByRole('button', { name: 'Save' }).click();
@@ -75,7 +49,7 @@ describe.skipIf(MISSING)('settings, features, import and connected apps in a bro
       await page.waitForURL(/done=switched/);
       expect((await read('features.list')).find((flag: { key: string }) => flag.key === 'checkout').enabled).toBe(true);
 
-      await page.goto(`${origin}/admin/activity?tool=settings.update`);
+      await page.goto(`${shop.origin()}/admin/activity?tool=settings.update`);
       expect(await page.locator('article.entry').first().textContent()).toContain('settings.update');
     } finally {
       await page.close();
@@ -85,7 +59,7 @@ describe.skipIf(MISSING)('settings, features, import and connected apps in a bro
   it('uploads CSV files, shows the dry run, then applies them and shows the import in Activity', async () => {
     const page = await owner();
     try {
-      await page.goto(`${origin}/admin/import`);
+      await page.goto(`${shop.origin()}/admin/import`);
       await page.getByLabel('CSV files').setInputFiles([join(CSV_DIR, 'products.csv'), join(CSV_DIR, 'inventory.csv')]);
       await page.getByRole('button', { name: 'Check (dry run)' }).click();
       await expect.poll(() => page.getByRole('status').textContent()).toContain('Dry run: nothing was written.');
@@ -107,7 +81,7 @@ describe.skipIf(MISSING)('settings, features, import and connected apps in a bro
   it('revokes a connected app\'s access', async () => {
     const page = await owner();
     try {
-      await page.goto(`${origin}/admin/apps`);
+      await page.goto(`${shop.origin()}/admin/apps`);
       expect(await page.getByRole('heading', { name: 'Claude for Butik' }).count()).toBe(1);
       await page.getByRole('button', { name: 'Revoke access Claude for Butik' }).click();
       await page.waitForURL(/done=grant/);
@@ -124,7 +98,7 @@ describe.skipIf(MISSING)('settings, features, import and connected apps in a bro
       const page = await owner(viewport);
       try {
         for (const path of paths) {
-          const response = await page.goto(`${origin}${path}`);
+          const response = await page.goto(`${shop.origin()}${path}`);
           expect(response?.status(), path).toBe(200);
           await expectAccessible(page, `${path} at ${viewport.width}`);
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

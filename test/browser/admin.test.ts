@@ -1,68 +1,37 @@
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { issueSetupToken } from '../../src/access/staff-setup.ts';
 import { seedDemoStore } from '../../src/seed/demo.ts';
-import { createTestApp } from '../helpers/app.ts';
-import type { TestApp } from '../helpers/app.ts';
 import { placeOrder } from '../helpers/commerce.ts';
 import { master } from '../helpers/fixtures.ts';
 import { addPerson, PASSWORD } from '../admin/helpers.ts';
-import { MISSING, WIDTHS, expectAccessible, launchChromium, screenshot } from './chromium.ts';
-import { signedInPage } from './console.ts';
+import { MISSING, WIDTHS, expectAccessible, screenshot } from './chromium.ts';
+import { consoleInBrowser } from './console.ts';
 
 
-let t: TestApp | undefined;
-let browser: Browser | undefined;
-let origin = '';
-
-beforeAll(async () => {
-  if (MISSING) return;
-  t = await createTestApp();
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  const address = t.app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('the app is not listening on a TCP port');
-  origin = `http://127.0.0.1:${address.port}`;
+const shop = consoleInBrowser(async (t, origin) => {
   await seedDemoStore(t.database.db, { baseUrl: origin });
   // No owner yet: the first test creates olga@shop.dk through the setup link, as a new shop would.
   await addPerson(t.database.db, 'vera@shop.dk', 'viewer');
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  try {
-    await browser?.close();
-  } finally {
-    await t?.close();
-  }
 });
-
-function app(): TestApp {
-  if (!t) throw new Error('no app');
-  return t;
-}
-
-function signedInAs(email: string, viewport: { width: number; height: number } = WIDTHS[0]): Promise<Page> {
-  if (!browser) throw new Error('no browser');
-  return signedInPage(browser, origin, email, viewport);
-}
+const app = shop.app;
+const signedInAs = shop.signedIn;
 
 
 describe.skipIf(MISSING)('the console in a browser', () => {
   it('creates the first owner from the one-time setup link and signs them in', async () => {
-    if (!browser) throw new Error('no browser');
     const token = await issueSetupToken(app().database.db, new Date());
-    const page = await (await browser.newContext({ viewport: WIDTHS[0] })).newPage();
+    const page = await (await shop.browser().newContext({ viewport: WIDTHS[0] })).newPage();
     try {
-      await page.goto(`${origin}/admin/setup?token=${token ?? ''}`);
+      await page.goto(`${shop.origin()}/admin/setup?token=${token ?? ''}`);
       await expectAccessible(page, '/admin/setup');
       await screenshot(page, 'admin-setup-1440');
       await page.getByLabel('Email').fill('olga@shop.dk');
       await page.getByLabel(/^Password/).fill(PASSWORD);
       await page.getByRole('button', { name: 'Create the owner account' }).click();
-      await page.waitForURL(`${origin}/admin/overview`);
+      await page.waitForURL(`${shop.origin()}/admin/overview`);
       expect(await page.locator('.who').textContent()).toContain('olga@shop.dk (owner)');
-      const again = await page.goto(`${origin}/admin/setup?token=${token ?? ''}`);
+      const again = await page.goto(`${shop.origin()}/admin/setup?token=${token ?? ''}`);
       expect(again?.status()).toBe(404);
     } finally {
       await page.close();
@@ -75,7 +44,7 @@ describe.skipIf(MISSING)('the console in a browser', () => {
     expect(changed.status).toBe(200);
     const page = await signedInAs('olga@shop.dk');
     try {
-      await page.goto(`${origin}/admin/activity`);
+      await page.goto(`${shop.origin()}/admin/activity`);
       const entry = page.locator('article.entry').first();
       await expect.poll(() => entry.textContent()).toContain('products.update');
       expect(await entry.locator('td[data-label="Before"]').first().textContent()).toMatch(/^DKK\s1,299\.00$/);
@@ -101,7 +70,7 @@ describe.skipIf(MISSING)('the console in a browser', () => {
     if (status !== 'paid') await app().call('orders.update_status', { orderId, status: 'paid' }, master);
     const page = await signedInAs('olga@shop.dk');
     try {
-      await page.goto(`${origin}/admin/orders/${orderId}`);
+      await page.goto(`${shop.origin()}/admin/orders/${orderId}`);
       const shipped = page.locator('form', { has: page.getByRole('button', { name: 'Mark as shipped' }) });
       await shipped.getByLabel('Carrier').fill('PostNord');
       await shipped.getByLabel('Tracking number').fill('00370712345678901234');
@@ -118,7 +87,7 @@ describe.skipIf(MISSING)('the console in a browser', () => {
   it('creates a key that works over REST until it is revoked', async () => {
     const page = await signedInAs('olga@shop.dk');
     try {
-      await page.goto(`${origin}/admin/keys`);
+      await page.goto(`${shop.origin()}/admin/keys`);
       await page.getByLabel('Name').fill('browser agent');
       await page.getByLabel('orders:read').check();
       await page.getByRole('button', { name: 'Create key' }).click();
@@ -136,7 +105,7 @@ describe.skipIf(MISSING)('the console in a browser', () => {
   it('refuses a form posted without its CSRF token', async () => {
     const page = await signedInAs('olga@shop.dk');
     try {
-      const response = await page.request.post(`${origin}/admin/products/aviator-classic/delete`, { form: { confirm: 'yes' } });
+      const response = await page.request.post(`${shop.origin()}/admin/products/aviator-classic/delete`, { form: { confirm: 'yes' } });
       expect(response.status()).toBe(403);
       expect((await app().call('products.get', { slug: 'aviator-classic' })).status).toBe(200);
     } finally {
@@ -147,12 +116,12 @@ describe.skipIf(MISSING)('the console in a browser', () => {
   it('shows a viewer no write buttons and refuses a forged write by the scope check', async () => {
     const page = await signedInAs('vera@shop.dk');
     try {
-      await page.goto(`${origin}/admin/products/aviator-classic`);
+      await page.goto(`${shop.origin()}/admin/products/aviator-classic`);
       expect(await page.getByRole('button', { name: 'Save' }).count()).toBe(0);
-      await page.goto(`${origin}/admin/activity`);
+      await page.goto(`${shop.origin()}/admin/activity`);
       expect(await page.getByRole('link', { name: /Revert/ }).count()).toBe(0);
       const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
-      const forged = await page.request.post(`${origin}/admin/products/aviator-classic/delete`, { form: { _csrf: csrf } });
+      const forged = await page.request.post(`${shop.origin()}/admin/products/aviator-classic/delete`, { form: { _csrf: csrf } });
       expect(forged.status()).toBe(403);
       expect(await forged.text()).toContain('products.delete needs scope products:write');
     } finally {
@@ -170,15 +139,15 @@ describe.skipIf(MISSING)('the console in a browser', () => {
       try {
         for (const path of paths) {
           if (path === '/admin/login') {
-            const anonymous = await (await browser?.newContext({ viewport }))?.newPage();
+            const anonymous = await (await shop.browser().newContext({ viewport }))?.newPage();
             if (!anonymous) throw new Error('no page');
-            await anonymous.goto(`${origin}${path}`);
+            await anonymous.goto(`${shop.origin()}${path}`);
             await expectAccessible(anonymous, path);
             await screenshot(anonymous, `admin-login-${viewport.width}`);
             await anonymous.close();
             continue;
           }
-          const response = await page.goto(`${origin}${path}`);
+          const response = await page.goto(`${shop.origin()}${path}`);
           expect(response?.status(), path).toBe(200);
           await expectAccessible(page, `${path} at ${viewport.width}`);
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
