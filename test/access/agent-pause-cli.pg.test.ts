@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runButik, spawnButik } from '../helpers/butik-process.ts';
+import { runButik, startServe } from '../helpers/butik-process.ts';
 import { processDatabase } from '../helpers/process-db.ts';
 import type { ProcessDatabase } from '../helpers/process-db.ts';
 
@@ -17,19 +17,9 @@ const MASTER_KEY = `pause-cli-master-${randomBytes(24).toString('hex')}`;
 describe('butik keys pause beside a running server', () => {
   it('stops the named key at once and resume lets it call again', async () => {
     const env = { ...store.env, BUTIK_MASTER_KEY: MASTER_KEY, LOG_LEVEL: 'silent' };
-    const child = spawnButik(['serve'], { ...env, PORT: '0', HOST: '127.0.0.1', BUTIK_SEED: 'none' });
-    let stderr = '';
-    const ready = new Promise<string>((resolve, reject) => {
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const match = /Butik ready at (\S+)/.exec(stderr);
-        if (match?.[1]) resolve(match[1]);
-      });
-      child.on('exit', (code) => reject(new Error(`exited early (${code}): ${stderr}`)));
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const server = await startServe({ ...env, PORT: '0', HOST: '127.0.0.1', BUTIK_SEED: 'none' });
     try {
-      const url = await ready;
+      const { url } = server;
       const created = await fetch(`${url}/api/v1/keys`, {
         method: 'POST',
         headers: { authorization: `Bearer ${MASTER_KEY}`, 'content-type': 'application/json' },
@@ -57,8 +47,7 @@ describe('butik keys pause beside a running server', () => {
       expect(unnamed.code).toBe(2);
       expect(unnamed.stderr).toContain('butik keys pause NAME');
     } finally {
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await server.stop()).toBe(0);
     }
   }, 120_000);
 });

@@ -27,3 +27,30 @@ export function runButik(args: string[], env: Record<string, string>, timeoutMs 
     child.on('close', (code, signal) => { clearTimeout(timer); resolve({ code, signal, stdout, stderr }); });
   });
 }
+
+/** A running `butik serve`, as a person starts it beside the CLI. */
+export type Serving = { url: string; child: ChildProcessWithoutNullStreams; stop(): Promise<number | null> };
+
+/** Starts `butik serve` and resolves with its URL once it prints the ready line; it fails if the server exits first. */
+export async function startServe(env: Record<string, string>): Promise<Serving> {
+  const child = spawnButik(['serve'], env);
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = /Butik ready at (\S+)/.exec(stderr);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`exited early (${code}): ${stderr}`)));
+  });
+  return {
+    url,
+    child,
+    /** SIGTERM, then the exit code once it has shut down. */
+    stop() {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}

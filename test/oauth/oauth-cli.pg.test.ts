@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oauthRecords } from '../../src/db/schema.ts';
-import { runButik, spawnButik } from '../helpers/butik-process.ts';
+import { runButik, startServe } from '../helpers/butik-process.ts';
 import { processDatabase } from '../helpers/process-db.ts';
 import type { ProcessDatabase } from '../helpers/process-db.ts';
 import { register } from '../helpers/oauth.ts';
@@ -66,19 +66,9 @@ describe('butik oauth, offline', () => {
 
 describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('butik oauth beside a running server on the embedded database', () => {
   it('goes through the server that holds the data directory, with the master key from it', async () => {
-    const child = spawnButik(['serve'], { ...store.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', BUTIK_SEED: 'none' });
-    let stderr = '';
-    const ready = new Promise<string>((resolve, reject) => {
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const match = /Butik ready at (\S+)/.exec(stderr);
-        if (match?.[1]) resolve(match[1]);
-      });
-      child.on('exit', (code) => reject(new Error(`exited early (${code}): ${stderr}`)));
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const server = await startServe({ ...store.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', BUTIK_SEED: 'none' });
     try {
-      const url = await ready;
+      const { url } = server;
       const registered = await register(url, { client_name: 'Live Chat' });
       const { client_id: clientId } = await registered.json() as { client_id: string };
 
@@ -91,8 +81,7 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('butik oauth beside a ru
       const after = JSON.parse((await butik('oauth', 'list')).stdout) as Array<Record<string, any>>;
       expect(after.map((c) => c.clientId)).not.toContain(clientId);
     } finally {
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await server.stop()).toBe(0);
     }
     expect(existsSync(join(store.dataDir, 'server.url'))).toBe(false);
   }, 120_000);

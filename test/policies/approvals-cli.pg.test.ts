@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../src/access/api-keys.ts';
 import { categories, products } from '../../src/db/schema.ts';
-import { runButik, spawnButik } from '../helpers/butik-process.ts';
+import { runButik, startServe } from '../helpers/butik-process.ts';
 import { processDatabase } from '../helpers/process-db.ts';
 import type { ProcessDatabase } from '../helpers/process-db.ts';
 
@@ -47,19 +47,9 @@ describe('butik policies and butik approvals', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('"keyz"');
 
-    const child = spawnButik(['serve'], { ...store.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', BUTIK_SEED: 'none' });
-    let stderr = '';
-    const ready = new Promise<string>((resolve, reject) => {
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const match = /Butik ready at (\S+)/.exec(stderr);
-        if (match?.[1]) resolve(match[1]);
-      });
-      child.on('exit', (code) => reject(new Error(`exited early (${code}): ${stderr}`)));
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const server = await startServe({ ...store.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', BUTIK_SEED: 'none' });
     try {
-      const url = await ready;
+      const { url } = server;
       const shown = await butik('policies', 'show');
       expect(shown.code, shown.stderr).toBe(0);
       expect(JSON.parse(shown.stdout)).toEqual({ rules: [{ kind: 'price_drop', percentOver: 20 }] });
@@ -91,8 +81,7 @@ describe('butik policies and butik approvals', () => {
       const polled = await call('approvals.get', { id: approval.id });
       expect(await polled.json()).toMatchObject({ result: { status: 'approved' } });
     } finally {
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await server.stop()).toBe(0);
     }
   }, 240_000);
 });
