@@ -414,7 +414,7 @@ async function checkUcpSearch(restUrl: string, ucpUrl: string): Promise<string[]
 
 /**
  * The same shoppers through UCP, on a second server over the same database with UCP switched on
- * (the first keeps UCP off, so its tools/list stays the 48 tools the footprint measures).
+ * (the first keeps UCP off, so its tools/list holds only the every-shop tools the footprint measures).
  */
 async function ucpCheckout(
   databaseUrl: string,

@@ -84,7 +84,7 @@ export function targetsFor(result: BenchResult, profile: Profile): Target[] {
       met: met(ucpVsCart, (v) => v <= TARGETS.ucpVsCart),
       behind: ucp?.cpuMsPerOrder !== undefined && ucp.cartCpuMsPerOrder !== undefined ? `server CPU per order: UCP ${ucp.cpuMsPerOrder} ms, cart ${ucp.cartCpuMsPerOrder} ms` : undefined,
     },
-    { name: 'MCP tools/list, all 48 tools', target: `≤ ${TARGETS.toolsListKb} KB`, measured: fmt(f?.toolsListBytes === undefined ? undefined : Math.round(f.toolsListBytes / 102.4) / 10, ' KB'), met: met(f?.toolsListBytes, (v) => v <= TARGETS.toolsListKb * 1024),
+    { name: 'MCP tools/list, every tool (UCP off)', target: `≤ ${TARGETS.toolsListKb} KB`, measured: fmt(f?.toolsListBytes === undefined ? undefined : Math.round(f.toolsListBytes / 102.4) / 10, ' KB'), met: met(f?.toolsListBytes, (v) => v <= TARGETS.toolsListKb * 1024),
       behind: parts ? `output schemas ${kb(parts.outputSchemas)}, input schemas ${kb(parts.inputSchemas)}, descriptions ${kb(parts.descriptions)}` : undefined },
   ];
   for (const page of result.adminPages ?? []) {
