@@ -10,16 +10,18 @@ export type FormCsrfCookie = { name: string; path: string; sameSite: 'strict' | 
 export const STOREFRONT_CSRF: FormCsrfCookie = { name: 'butik_csrf', path: '/', sameSite: 'strict', keyLabel: 'butik storefront csrf cookie' };
 
 /**
- * The buyer's sign-up and link pages of identity linking. Their own cookie, kept under /oauth, and Lax: the link
- * page is reached by the redirect chain a platform starts from another site.
+ * The forms under /oauth: the owner's consent page, and the buyer's sign-up and link pages of identity linking.
+ * Their own cookie, kept under /oauth, and Lax: those pages are reached by the redirect chain a client or a
+ * platform starts from another site.
  */
-export const BUYER_CSRF: FormCsrfCookie = { name: 'butik_buyer_csrf', path: '/oauth', sameSite: 'lax', keyLabel: 'butik buyer csrf cookie' };
+export const OAUTH_CSRF: FormCsrfCookie = { name: 'butik_oauth_csrf', path: '/oauth', sameSite: 'lax', keyLabel: 'butik oauth csrf cookie' };
 
 /**
- * CSRF tokens for forms people fill in without signing in, in the cookie mode of @fastify/csrf-protection: the
- * secret lives in a signed, HttpOnly cookie, the token derived from it in the form. The signing secret is derived
- * from the master key, which every instance of a deployment shares, so a form rendered by one instance posts to
- * another. The console's forms are not among them: their tokens live in the staff session (admin/session.ts).
+ * CSRF tokens for forms people fill in without a console session, in the cookie mode of @fastify/csrf-protection:
+ * the secret lives in a signed, HttpOnly cookie, the token derived from it in the form. The signing secret is
+ * derived from the master key, which every instance of a deployment shares, so a form rendered by one instance
+ * posts to another. The console's forms use the same plugin with the secret in the staff session
+ * (admin/session.ts): one token mechanism for every form, kept where the form's visitor already has state.
  */
 export async function registerFormCsrf(
   app: FastifyInstance,

@@ -5,7 +5,7 @@ import { MIN_PASSWORD_LENGTH } from '../access/passwords.ts';
 import { isUcpBuyerScope } from '../access/scopes.ts';
 import type { UcpBuyerScope } from '../access/scopes.ts';
 import { signInLimiter } from '../access/sign-in-limit.ts';
-import { BUYER_CSRF, isCsrfRefusal, registerFormCsrf } from '../edge/form-csrf.ts';
+import { OAUTH_CSRF, isCsrfRefusal, registerFormCsrf } from '../edge/form-csrf.ts';
 import { sendHtml } from '../edge/html/respond.ts';
 import type { AppDeps } from '../deps.ts';
 import { buyerAccount, linkPath, linksBuyer } from './buyer-link.ts';
@@ -37,7 +37,7 @@ const listOf = (value: string | string[] | undefined): string[] => (value === un
  */
 export const buyerRoutes: FastifyPluginAsync<{ deps: AppDeps; oauth: OAuthServer; masterKey: string }> = async (app, { deps, oauth, masterKey }) => {
   const { db } = deps.runtime;
-  await registerFormCsrf(app, { cookie: BUYER_CSRF, masterKey, secure: deps.baseUrl.startsWith('https://') });
+  await registerFormCsrf(app, { cookie: OAUTH_CSRF, masterKey, secure: deps.baseUrl.startsWith('https://') });
   await app.register(fastifyFormbody, { bodyLimit: FORM_LIMIT });
   const limiter = signInLimiter({ redisUrl: deps.config.redisUrl, prefix: `${deps.config.redisPrefix}:buyer`, log: app.log });
   app.addHook('onClose', async () => limiter.close());

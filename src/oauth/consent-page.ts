@@ -11,8 +11,8 @@ import { SCOPE_EXPLANATIONS, SCOPE_GROUPS, preTicked } from './scope-groups.ts';
  * Like the public pages: no script, styles from here only, and the page may not be framed (clickjacking the
  * approve button). The form posts only back to this site; because browsers apply form-action to the redirects
  * that follow a submission too, the client's own redirect target is allowed as well, or the approval could
- * never reach it. The referrer policy is same-origin, not no-referrer: under no-referrer a browser posts the
- * form with `Origin: null`, which the CSRF check refuses.
+ * never reach it. The referrer policy is same-origin, so the redirect chain does not hand the page's address
+ * (the interaction id) to another site.
  */
 export function consentPolicy(redirectUri: string | undefined): string {
   const redirect = redirectSource(redirectUri);
@@ -42,6 +42,9 @@ export type ConsentView = {
   error?: string;
 };
 
+/** What the form needs beside the view: the CSRF token of this visitor (edge/form-csrf.ts). */
+export type ConsentForm = ConsentView & { csrfToken: string };
+
 function scopeGroups(requested: readonly Scope[]): Html[] {
   const ticked = preTicked(requested);
   return SCOPE_GROUPS.map((group) => html`<fieldset class="consent-${group.name}">
@@ -54,13 +57,14 @@ function scopeGroups(requested: readonly Scope[]): Html[] {
 }
 
 /** The owner's consent page: who asks, for which scopes; approve needs the master key. */
-export function renderConsentPage(view: ConsentView): string {
+export function renderConsentPage(view: ConsentForm): string {
   return consentDocument(`Connect ${view.clientName} to this shop`, html`<h1>Connect ${view.clientName}?</h1>
 ${view.error ? html`<p role="alert"><strong>${view.error}</strong></p>` : ''}
 <p>The application <strong>${view.clientName}</strong>${view.clientUri ? html` (<code>${view.clientUri}</code>)` : ''}
 asks to use this shop's tools on your behalf. After approval you are sent back to <code>${view.redirectUri}</code>.</p>
 <p>Reading is ticked where the application asked for it; tick each change it may make yourself.</p>
 <form method="post" action="/oauth/consent/${view.uid}">
+<input type="hidden" name="_csrf" value="${view.csrfToken}">
 ${scopeGroups(view.requested)}
 <p><label>Master key <input type="password" name="masterKey" autocomplete="off"></label></p>
 <p><button class="button button-primary" type="submit" name="decision" value="approve">Approve</button>

@@ -1,6 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyFormbody from '@fastify/formbody';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { hashSecret } from '../access/api-keys.ts';
+import { OAUTH_CSRF, isCsrfRefusal, registerFormCsrf } from '../edge/form-csrf.ts';
 import { sendHtml } from '../edge/html/respond.ts';
 import { retryAfterSeconds } from '../access/rate-limit.ts';
 import { Scope } from '../access/scopes.ts';
@@ -14,6 +16,10 @@ import type { AppDeps } from '../deps.ts';
 import type { OAuthServer } from './server.ts';
 
 const ENDED = ['This authorization request has expired', 'Start connecting again from the application.'] as const;
+const FORM_LIMIT = 16 * 1024;
+
+type ConsentPost = { _csrf?: string; decision?: string; masterKey?: string; scope?: string | string[] };
+const listOf = (value: string | string[] | undefined): string[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
 /** Consent pages are never stored: each holds a live interaction. */
 function sendConsentPage(reply: FastifyReply, status: number, body: string, redirectUri?: string): FastifyReply {
@@ -30,12 +36,26 @@ function scopesIn(values: readonly string[]): Scope[] {
 type ConsentRouteOptions = { deps: AppDeps; oauth: OAuthServer; masterKey: string };
 
 /**
- * The owner's side of an authorization: the consent page, and its answer. Approving takes the master key, so
- * every attempt is counted as a guess under the pre-authentication rate limit before the key is compared, and
- * an interaction ends after MAX_CONSENT_FAILURES wrong keys.
+ * The owner's side of an authorization: the consent page, and its answer. The form carries a CSRF token like
+ * every other form under /oauth (edge/form-csrf.ts), so a page elsewhere cannot post an approval with or without
+ * an Origin header. Approving takes the master key, so every attempt is counted as a guess under the
+ * pre-authentication rate limit before the key is compared, and an interaction ends after MAX_CONSENT_FAILURES
+ * wrong keys.
  */
 export const consentRoutes: FastifyPluginAsync<ConsentRouteOptions> = async (app, { deps, oauth, masterKey }) => {
   const masterHash = Buffer.from(hashSecret(masterKey), 'hex');
+  await registerFormCsrf(app, { cookie: OAUTH_CSRF, masterKey, secure: deps.baseUrl.startsWith('https://') });
+  await app.register(fastifyFormbody, { bodyLimit: FORM_LIMIT });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (isCsrfRefusal(error)) {
+      request.log.warn({ code: error.code }, 'consent form refused: CSRF');
+      return sendConsentPage(reply, 403, renderEndedPage('This form has expired', 'Go back, reload the page and try again.'));
+    }
+    const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: { message: error.message, code: error.code } }, 'consent page failed');
+    return sendConsentPage(reply, status, renderEndedPage(...ENDED));
+  });
 
   async function consentState(request: FastifyRequest, reply: FastifyReply) {
     const provider = await oauth.provider();
@@ -62,18 +82,17 @@ export const consentRoutes: FastifyPluginAsync<ConsentRouteOptions> = async (app
   app.get<{ Params: { uid: string } }>(`${OAUTH_PREFIX}/consent/:uid`, async (request, reply) => {
     const state = await consentState(request, reply).catch(() => undefined);
     if (!state || state.view.uid !== request.params.uid) return sendConsentPage(reply, 400, renderEndedPage(...ENDED));
-    return sendConsentPage(reply, 200, renderConsentPage(state.view), state.view.redirectUri);
+    return sendConsentPage(reply, 200, renderConsentPage({ ...state.view, csrfToken: reply.generateCsrf() }), state.view.redirectUri);
   });
 
-  app.post<{ Params: { uid: string } }>(`${OAUTH_PREFIX}/consent/:uid`, async (request, reply) => {
-    // CSRF: the form posts only from this origin (the interaction cookie is SameSite=Lax as well).
-    const origin = request.headers.origin;
-    if (origin !== undefined && origin !== new URL(deps.baseUrl).origin) return sendConsentPage(reply, 403, renderEndedPage(...ENDED));
+  app.post<{ Params: { uid: string }; Body: ConsentPost }>(`${OAUTH_PREFIX}/consent/:uid`, { preHandler: app.csrfProtection }, async (request, reply) => {
     const state = await consentState(request, reply).catch(() => undefined);
     if (!state || state.view.uid !== request.params.uid) return sendConsentPage(reply, 400, renderEndedPage(...ENDED));
     const { provider, details, view, resource, requestedRaw } = state;
-    const form = new URLSearchParams(typeof request.body === 'string' ? request.body : '');
-    if (form.get('decision') !== 'approve') {
+    const form = request.body;
+    // Each page drawn again (a wrong key, too many attempts) carries a fresh token for the next post.
+    const again = (error: string) => renderConsentPage({ ...view, error, csrfToken: reply.generateCsrf() });
+    if (form.decision !== 'approve') {
       reply.hijack();
       await provider.interactionFinished(request.raw, reply.raw,
         { error: 'access_denied', error_description: 'The shop owner denied the request.' });
@@ -86,10 +105,9 @@ export const consentRoutes: FastifyPluginAsync<ConsentRouteOptions> = async (app
     if (counted.exceeded) {
       const wait = retryAfterSeconds([counted]);
       reply.header('retry-after', String(wait));
-      return sendConsentPage(reply, 429, renderConsentPage({ ...view, error: `Too many attempts from your address; try again in ${wait} s.` }),
-        view.redirectUri);
+      return sendConsentPage(reply, 429, again(`Too many attempts from your address; try again in ${wait} s.`), view.redirectUri);
     }
-    const given = Buffer.from(hashSecret(form.get('masterKey') ?? ''), 'hex');
+    const given = Buffer.from(hashSecret(form.masterKey ?? ''), 'hex');
     if (!timingSafeEqual(given, masterHash)) {
       const failures = await countConsentFailure(deps.runtime.db, details.uid, new Date(details.exp * 1000));
       if (failures >= MAX_CONSENT_FAILURES) {
@@ -99,12 +117,11 @@ export const consentRoutes: FastifyPluginAsync<ConsentRouteOptions> = async (app
         return reply;
       }
       const left = MAX_CONSENT_FAILURES - failures;
-      return sendConsentPage(reply, 401, renderConsentPage({ ...view, error: `Wrong master key. ${left} attempt${left === 1 ? '' : 's'} left.` }),
-        view.redirectUri);
+      return sendConsentPage(reply, 401, again(`Wrong master key. ${left} attempt${left === 1 ? '' : 's'} left.`), view.redirectUri);
     }
     await limiter.reward('preauth', request.ip, counted);
 
-    const chosen = scopesIn(form.getAll('scope'));
+    const chosen = scopesIn(listOf(form.scope));
     const grant = new provider.Grant({ accountId: OWNER_ACCOUNT, clientId: String(details.params.client_id) });
     grant.addResourceScope(resource, chosen.join(' '));
     // Requested but unticked scopes are refused explicitly, so the token carries fewer scopes instead of the

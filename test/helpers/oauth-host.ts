@@ -1,9 +1,10 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import { MASTER_KEY } from './app.ts';
+import { csrfTokenIn } from './oauth.ts';
 
 /**
- * The owner in a browser, played over HTTP: open the authorization URL, follow it to the consent page, tick
- * `scopes`, approve with the master key, and follow the redirects until they leave the server. Returns the
+ * The owner in a browser, played over HTTP: open the authorization URL, follow it to the consent page, open it,
+ * tick `scopes`, approve with the master key and the page's CSRF token, and follow the redirects until they leave the server. Returns the
  * URL the host's callback receives.
  */
 export async function approve(base: string, authorizationUrl: URL, scopes: string[]): Promise<URL> {
@@ -18,7 +19,10 @@ export async function approve(base: string, authorizationUrl: URL, scopes: strin
   let response = await fetch(authorizationUrl, { redirect: 'manual' });
   keep(response);
   const consent = new URL(response.headers.get('location') ?? '', base);
-  const form = new URLSearchParams([['decision', 'approve'], ['masterKey', MASTER_KEY], ...scopes.map((scope) => ['scope', scope])]);
+  response = await fetch(consent, { headers: { cookie: cookie() } });
+  keep(response);
+  const csrf = csrfTokenIn(await response.text());
+  const form = new URLSearchParams([['_csrf', csrf], ['decision', 'approve'], ['masterKey', MASTER_KEY], ...scopes.map((scope) => ['scope', scope])]);
   response = await fetch(consent, { method: 'POST', redirect: 'manual', body: form, headers: { cookie: cookie() } });
   for (let hop = 0; hop < 6; hop += 1) {
     keep(response);

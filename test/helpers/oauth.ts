@@ -45,10 +45,24 @@ export async function openConsent(base: string, scopes: string[], from: From = {
   const cookies = jar();
   const response = await fetch(`${base}/oauth/authorize?${query}`, { redirect: 'manual', headers: forwarded(from) });
   cookies.store(response);
-  return { client, verifier, cookies, consentUrl: new URL(response.headers.get('location') ?? '', base) };
+  const consentUrl = new URL(response.headers.get('location') ?? '', base);
+  // The owner's browser draws the page before posting it: its form holds the CSRF token (a cookie goes with it).
+  const page = await fetch(consentUrl, { headers: { cookie: cookies.header(), ...forwarded(from) } });
+  cookies.store(page);
+  return { client, verifier, cookies, consentUrl, csrf: csrfTokenIn(await page.text()) };
 }
 
-/** Posts the consent form; follows the provider's redirects until they leave for the client. */
+/** The CSRF token of a form page (`<input name="_csrf">`): a person's browser posts what the page it drew holds. */
+export function csrfTokenIn(page: string): string {
+  const token = /name="_csrf" value="([^"]+)"/.exec(page)?.[1];
+  if (!token) throw new Error(`the page holds no CSRF token: ${page.slice(0, 200)}`);
+  return token;
+}
+
+/**
+ * Posts the consent form; follows the provider's redirects until they leave for the client. A page drawn again
+ * (a wrong key) holds the token the next answer posts, as a browser would.
+ */
 export async function answerConsent(
   base: string,
   consent: Awaited<ReturnType<typeof openConsent>>,
@@ -56,7 +70,7 @@ export async function answerConsent(
   from: From = {},
 ) {
   const { cookies, consentUrl } = consent;
-  const form = new URLSearchParams({ decision: 'approve', masterKey: approve.key });
+  const form = new URLSearchParams({ _csrf: consent.csrf, decision: 'approve', masterKey: approve.key });
   for (const scope of approve.scopes) form.append('scope', scope);
   let response = await fetch(consentUrl, {
     method: 'POST', redirect: 'manual', body: form,
@@ -68,7 +82,10 @@ export async function answerConsent(
     if (next.origin !== base) return { callback: next, status: response.status, body: '' };
     response = await fetch(next, { redirect: 'manual', headers: { cookie: cookies.header(), ...forwarded(from) } });
   }
-  return { callback: undefined, status: response.status, body: await response.text() };
+  const body = await response.text();
+  const next = /name="_csrf" value="([^"]+)"/.exec(body)?.[1];
+  if (next) consent.csrf = next;
+  return { callback: undefined, status: response.status, body };
 }
 
 export async function tokens(base: string, body: Record<string, string>) {

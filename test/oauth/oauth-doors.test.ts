@@ -165,6 +165,25 @@ describe('the master key on the consent page', () => {
   });
 });
 
+describe('the consent form and CSRF', () => {
+  it('refuses an approval its page did not draw, with or without an Origin header, and grants nothing', async () => {
+    const consent = await openConsent(base, ['orders:read']);
+    const approval = new URLSearchParams({ decision: 'approve', masterKey: MASTER_KEY, scope: 'orders:read' });
+    for (const headers of [{}, { origin: 'https://elsewhere.example' }]) {
+      const response = await fetch(consent.consentUrl, {
+        method: 'POST', redirect: 'manual', body: approval,
+        headers: { cookie: consent.cookies.header(), 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      });
+      expect(response.status).toBe(403);
+      expect(response.headers.get('location')).toBeNull();
+      expect(await response.text()).toContain('This form has expired');
+    }
+    // The interaction is still open: the owner's own page approves it.
+    const answered = await answerConsent(base, consent, { key: MASTER_KEY, scopes: ['orders:read'] });
+    expect(answered.callback?.searchParams.get('code')).toBeTruthy();
+  });
+});
+
 describe('what the stored records give away', () => {
   it('keeps no access token, refresh token or authorization code readable in the database', async () => {
     const consent = await openConsent(base, ['orders:read']);
