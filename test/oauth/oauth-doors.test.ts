@@ -169,7 +169,7 @@ describe('the consent form and CSRF', () => {
   it('refuses an approval its page did not draw, with or without an Origin header, and grants nothing', async () => {
     const consent = await openConsent(base, ['orders:read']);
     const approval = new URLSearchParams({ decision: 'approve', masterKey: MASTER_KEY, scope: 'orders:read' });
-    for (const headers of [{}, { origin: 'https://elsewhere.example' }]) {
+    for (const headers of [{}, { origin: 'https://elsewhere.example' }] as Array<Record<string, string>>) {
       const response = await fetch(consent.consentUrl, {
         method: 'POST', redirect: 'manual', body: approval,
         headers: { cookie: consent.cookies.header(), 'content-type': 'application/x-www-form-urlencoded', ...headers },
