@@ -28,10 +28,44 @@ describe('the overview and activity pages', () => {
     expect(overview.response.body).toContain(`<a href="/admin/orders/${orderId}">Order ${orderId.slice(0, 8)}</a> · https://agent.example/webhooks · status 503 (12)`);
   });
 
+  it('names what an entry changed as a person knows it, with field labels and statuses in words', async () => {
+    await t.call('categories.upsert', { slug: 'readers', name: 'Readers' }, master);
+    expect((await t.call('products.create', {
+      slug: 'round-reader', name: 'Round Reader', description: 'Runde læsebriller.', priceDkk: 49900, stock: 4, categorySlug: 'readers',
+    }, master)).status).toBe(200);
+    expect((await t.call('products.update', { slug: 'round-reader', patch: { priceDkk: 39900, frameColor: 'sort' } }, master)).status).toBe(200);
+    const activity = await page(t.app, cookie, `/admin/activity?target=round-reader`);
+    const body = activity.response.body;
+    expect(body).toContain('>Product Round Reader (round-reader)</h2>');
+    expect(body).toContain('<code>products.update</code>');
+    expect(body).toMatch(/<td data-label="Field" title="priceDkk">Price<\/td><td data-label="Before"><data value="49900">[^<]+499.00<\/data>/);
+    expect(body).toContain('title="frameColor">Frame colour</td><td data-label="Before">—</td><td data-label="After">sort</td>');
+    expect(body).not.toMatch(/<h2[^>]*>products\.update · product /);
+
+    const { orderId } = await placeOrder(t);
+    expect((await t.call('orders.update_status', { orderId, status: 'flagged_review' }, master)).status).toBe(200);
+    const moved = (await page(t.app, cookie, '/admin/activity?tool=orders.update_status')).response.body;
+    expect(moved).toContain(`>Order ${orderId.slice(0, 8)} · `);
+    expect(moved).toContain('title="status">Status</td><td data-label="Before">Awaiting payment</td><td data-label="After">Flagged for review</td>');
+    expect(moved).toMatch(/<p class="why-not">An order(&#39;|')s change cannot be undone: stock, discount uses and payments moved with it./);
+    expect(moved).not.toContain(`changed order ${orderId}`);
+  });
+
+  it('names agents and what they changed under Last agent actions, and leaves the owner\'s own master key out', async () => {
+    const agent = await t.keyWith('categories:write');
+    expect((await t.call('categories.upsert', { slug: 'agent-picks', name: 'Agent picks' }, { key: agent })).status).toBe(200);
+    expect((await t.call('categories.upsert', { slug: 'owner-picks', name: 'Owner picks' }, master)).status).toBe(200);
+    const body = (await page(t.app, cookie, '/admin/overview')).response.body;
+    const panel = body.slice(body.indexOf('<h2>Last agent actions</h2>'));
+    expect(panel).toMatch(/<strong>test categories:write<\/strong><\/a> · <a href="\/admin\/activity\?target=[0-9a-f-]+">Category Agent picks \(agent-picks\)<\/a> · <code>categories.upsert<\/code>/);
+    expect(panel).not.toContain('Owner picks');
+    expect(panel).not.toContain('<strong>master</strong>');
+  });
+
   it('shows a creation in Activity as one line that names it, with every field behind a details element', async () => {
     await t.call('categories.upsert', { slug: 'reading-glasses', name: 'Reading glasses' }, master);
     const activity = await page(t.app, cookie, '/admin/activity?tool=categories.upsert');
-    expect(activity.response.body).toContain('<p class="summary">Created category — name: Reading glasses, slug: reading-glasses</p>');
+    expect(activity.response.body).toContain('<p class="summary">Created: Category Reading glasses (reading-glasses)</p>');
     expect(activity.response.body).toMatch(/<details><summary>All \d+ fields<\/summary><table class="diff stack">/);
   });
 });

@@ -7,6 +7,7 @@ import type { ProblemCode } from '../../errors/problems.ts';
 import { html } from '../../edge/html/template.ts';
 import type { Html } from '../../edge/html/template.ts';
 import type { AppDeps } from '../../deps.ts';
+import { fieldLabel, targetTitle, valueWords, whyNoRevert } from '../activity-words.ts';
 import { callTool, readTool, refusalOf } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { readSettings } from '../../shop/settings.ts';
@@ -36,9 +37,8 @@ function asRecord(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {};
 }
 
-function shown(value: unknown): string {
-  if (value === undefined) return '—';
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
+function shown(field: string, value: unknown): string {
+  const text = valueWords(field.split('.').at(-1) ?? field, value);
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
@@ -85,43 +85,37 @@ function amountOf(entry: Pick<AuditEntry, 'targetType' | 'targetId'>, field: str
 /** A cell of the diff: an amount in the shop currency, its raw minor units kept in the <data> element's value. */
 function cell(entry: Pick<AuditEntry, 'targetType' | 'targetId'>, field: string, value: unknown, money: MoneyFormat): Html | string {
   const amount = amountOf(entry, field, value);
-  return amount === undefined ? shown(value) : html`<data value="${amount}">${money(amount)}</data>`;
+  return amount === undefined ? shown(field, value) : html`<data value="${amount}">${money(amount)}</data>`;
 }
 
 export function diffTable(entry: Pick<AuditEntry, 'before' | 'after' | 'targetType' | 'targetId'>, money: MoneyFormat): Html {
   const rows = changedFields(entry.before, entry.after);
   if (rows.length === 0) return html``;
   return html`<table class="diff stack"><caption class="skip-link">${t.activity.changes}</caption><thead><tr><th scope="col">${t.activity.field}</th><th scope="col">${t.activity.before}</th><th scope="col">${t.activity.after}</th></tr></thead><tbody>${rows.map((row) =>
-    html`<tr><td data-label="${t.activity.field}">${row.field}</td><td data-label="${t.activity.before}">${cell(entry, row.field, row.before, money)}</td><td data-label="${t.activity.after}">${cell(entry, row.field, row.after, money)}</td></tr>`)}</tbody></table>`;
+    html`<tr><td data-label="${t.activity.field}" title="${row.field}">${fieldLabel(row.field)}</td><td data-label="${t.activity.before}">${cell(entry, row.field, row.before, money)}</td><td data-label="${t.activity.after}">${cell(entry, row.field, row.after, money)}</td></tr>`)}</tbody></table>`;
 }
-
-/** The fields that name a new row, in the order a person recognises it by. */
-const NAMING_FIELDS = ['name', 'title', 'code', 'slug', 'key'] as const;
 
 /**
  * A creation changes every field, so its whole table would drown the feed: one line names what was made,
  * and the fields stay one click away in a <details>, which needs no script.
  */
 function creationView(entry: AuditEntry, money: MoneyFormat): Html {
-  const after = asRecord(entry.after);
-  const naming = NAMING_FIELDS.filter((field) => typeof after[field] === 'string' || typeof after[field] === 'number')
-    .slice(0, 2).map((field) => `${field}: ${shown(after[field])}`);
-  const rows = changedFields(null, after);
-  return html`<p class="summary">${t.activity.created} ${entry.targetType}${naming.length > 0 ? html` — ${naming.join(', ')}` : ''}</p>
+  const rows = changedFields(null, entry.after);
+  return html`<p class="summary">${t.activity.created}: ${targetTitle(entry)}</p>
 <details><summary>${t.activity.allFields(rows.length)}</summary>${diffTable(entry, money)}</details>`;
 }
 
 /** Revert where this person may and can revert the entry, else why not, in the words audit.revert would answer. */
 function revertAction(actor: Actor, entry: AuditEntry): Html {
   const refusal = revertRefusal(actor, entry);
-  if (refusal) return html`<p class="why-not">${refusal.detail}</p>`;
-  return html`<p><a class="button secondary" href="/admin/activity/${entry.id}/revert">${t.activity.revert}<span class="skip-link"> ${entry.tool} ${entry.targetId}</span></a></p>`;
+  if (refusal) return html`<p class="why-not">${whyNoRevert(entry, refusal)}</p>`;
+  return html`<p><a class="button secondary" href="/admin/activity/${entry.id}/revert">${t.activity.revert}<span class="skip-link"> ${targetTitle(entry)}</span></a></p>`;
 }
 
 function entryView(entry: AuditEntry, actor: Actor, timeZone: string, money: MoneyFormat): Html {
   return html`<article class="entry" aria-labelledby="e-${entry.id}">
-<h2 id="e-${entry.id}">${entry.tool} · ${entry.targetType} ${entry.targetId}</h2>
-<p class="meta"><span>${t.activity.who}: <strong>${entry.actor.name}</strong></span> · <span>${t.activity.when}: ${formatDate(entry.at, timeZone)}</span> · <span>${t.activity.channel}: ${entry.channel}</span>${entry.revertOf ? html` · <span>${t.activity.revertOf} <a href="/admin/activity?target=${entry.targetId}">${entry.revertOf}</a></span>` : ''}${entry.revertedBy ? html` · <strong>${t.activity.reverted}</strong>` : ''}</p>
+<h2 id="e-${entry.id}">${targetTitle(entry)}</h2>
+<p class="meta"><span>${t.activity.what}: <code>${entry.tool}</code></span> · <span>${t.activity.who}: <strong>${entry.actor.name}</strong></span> · <span>${t.activity.when}: ${formatDate(entry.at, timeZone)}</span> · <span>${t.activity.channel}: ${entry.channel}</span>${entry.revertOf ? html` · <span>${t.activity.revertOf} <a href="/admin/activity?target=${entry.targetId}">${entry.revertOf}</a></span>` : ''}${entry.revertedBy ? html` · <strong>${t.activity.reverted}</strong>` : ''}</p>
 ${entry.before === null && entry.after !== null ? creationView(entry, money) : diffTable(entry, money)}
 ${revertAction(actor, entry)}
 </article>`;
@@ -193,7 +187,7 @@ ${entries.length === 0 ? html`<p>${t.none}</p>` : entries.map((entry) => entryVi
     return sendAdminPage(reply, {
       title: t.activity.confirmTitle, current: 'activity', viewer: who.viewer,
       main: html`<h1>${t.activity.confirmTitle}</h1>${problem?.box ?? ''}${refusal && !problem ? refusalBox(refusal.code, refusal.detail, PROBLEMS[refusal.code].resolution) : ''}
-<p>${entry.tool} · ${entry.targetType} ${entry.targetId} · ${entry.actor.name} · ${formatDate(entry.at, timeZone)}</p>
+<p><strong>${targetTitle(entry)}</strong> · <code>${entry.tool}</code> · ${entry.actor.name} · ${formatDate(entry.at, timeZone)}</p>
 <p>${t.activity.confirmLead}</p>${diffTable(undo, (minor) => formatMoney(minor, currency))}
 ${refusal ? html`<p><a href="/admin/activity">${t.activity.back}</a></p>` : html`<form method="post" action="/admin/activity/${entry.id}/revert">${csrfField(who.viewer)}
 <button type="submit">${t.activity.confirmButton}</button> <a href="/admin/activity">${t.cancel}</a></form>`}`,

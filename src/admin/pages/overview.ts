@@ -9,6 +9,7 @@ import { sendAdminPage } from '../document.ts';
 import { formatDate, formatMoney, startOfDay, today } from '../format.ts';
 import { signedIn } from '../session.ts';
 import { statusLabel } from '../order-status-words.ts';
+import { targetTitle } from '../activity-words.ts';
 import { t } from '../strings.ts';
 import type { AuditEntry } from './activity.ts';
 import type { OrderSummary } from './orders.ts';
@@ -47,7 +48,8 @@ export function overviewRoutes(app: FastifyInstance, deps: AppDeps): void {
       webhooksOn ? read<FailedWebhook[]>('webhooks.list', { status: 'failed', limit: 10 }) : undefined,
     ]);
     const money = (minor: number) => formatMoney(minor, settings.currency);
-    const agentActions = entries.filter((entry) => entry.actor.kind === 'key' || entry.actor.kind === 'master').slice(0, 8);
+    // Agents are the API keys and connected apps (both act as kind "key"); the master key and the CLI are the owner.
+    const agentActions = entries.filter((entry) => entry.actor.kind === 'key').slice(0, 8);
     const card = (label: string, summary: Summary) => html`<div class="card"><h2>${label}</h2><p><span class="figure">${summary.orderCount}</span> ${t.overview.orders}</p><p><span class="figure">${money(summary.revenueDkk)}</span> ${t.overview.revenue}</p></div>`;
     return sendAdminPage(reply, {
       title: t.overview.title, current: 'overview', viewer: who.viewer,
@@ -58,7 +60,7 @@ export function overviewRoutes(app: FastifyInstance, deps: AppDeps): void {
 <section class="panel"><h2>${t.overview.lowStock}</h2>${low.length === 0 ? html`<p>${t.none}</p>` : html`<ul>${low.map((product) =>
         html`<li><a href="/admin/products/${product.slug}">${product.name}</a> · ${t.overview.stock}: ${product.stock}</li>`)}</ul>`}</section>
 <section class="panel"><h2>${t.overview.lastAgent}</h2>${agentActions.length === 0 ? html`<p>${t.none}</p>` : html`<ul>${agentActions.map((entry) =>
-        html`<li>${formatDate(entry.at, timeZone)} · <strong>${entry.actor.name}</strong> · ${entry.tool} · <a href="/admin/activity?target=${entry.targetId}">${entry.targetType} ${entry.targetId}</a></li>`)}</ul>`}</section>
+        html`<li>${formatDate(entry.at, timeZone)} · <a href="/admin/activity?${new URLSearchParams({ actor: entry.actor.name }).toString()}"><strong>${entry.actor.name}</strong></a> · <a href="/admin/activity?target=${entry.targetId}">${targetTitle(entry)}</a> · <code>${entry.tool}</code></li>`)}</ul>`}</section>
 ${failedWebhooks ? webhooksPanel(failedWebhooks, timeZone) : ''}`,
     });
   });
