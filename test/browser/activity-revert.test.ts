@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addPerson } from '../admin/helpers.ts';
 import { master } from '../helpers/fixtures.ts';
 import { MISSING, WIDTHS, expectAccessible, expectNoHorizontalScroll, screenshot } from './chromium.ts';
-import { consoleInBrowser } from './console.ts';
+import { consoleInBrowser } from './in-browser.ts';
 
 const shop = consoleInBrowser(async (t) => {
   await addPerson(t.database.db, 'anna@shop.dk', 'manager');

@@ -3,7 +3,7 @@ import { oauthRecords } from '../../src/db/schema.ts';
 import { MASTER_KEY } from '../helpers/app.ts';
 import { addPerson } from '../admin/helpers.ts';
 import { MISSING, WIDTHS, expectAccessible, expectNoHorizontalScroll, screenshot } from './chromium.ts';
-import { consoleInBrowser } from './console.ts';
+import { consoleInBrowser } from './in-browser.ts';
 
 let agentKey = '';
 

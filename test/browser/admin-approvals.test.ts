@@ -7,7 +7,7 @@ import { createProduct, master } from '../helpers/fixtures.ts';
 import { uniqueCode } from '../helpers/commerce.ts';
 import { addPerson } from '../admin/helpers.ts';
 import { MISSING, WIDTHS, expectAccessible, expectNoHorizontalScroll, screenshot } from './chromium.ts';
-import { consoleInBrowser } from './console.ts';
+import { consoleInBrowser } from './in-browser.ts';
 
 let agent = '';
 

@@ -1,44 +1,23 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { seedDemoStore } from '../../src/seed/demo.ts';
-import { listeningTestApp } from '../helpers/app.ts';
-import type { TestApp } from '../helpers/app.ts';
 import { master } from '../helpers/fixtures.ts';
 import { addPerson } from '../admin/helpers.ts';
-import { MISSING, WIDTHS, expectAccessible, launchChromium, screenshot } from './chromium.ts';
-import { signedInPage } from './console.ts';
+import { MISSING, WIDTHS, expectAccessible, screenshot } from './chromium.ts';
+import { appInBrowser } from './in-browser.ts';
 
 
-let t: TestApp | undefined;
-let browser: Browser | undefined;
-let origin = '';
-
-beforeAll(async () => {
-  if (MISSING) return;
-  ({ t, base: origin } = await listeningTestApp());
-  await seedDemoStore(t.database.db, { baseUrl: origin });
-  await addPerson(t.database.db, 'anna@shop.dk', 'manager');
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  try {
-    await browser?.close();
-  } finally {
-    await t?.close();
-  }
+const shop = appInBrowser({
+  baseUrl: 'origin',
+  setUp: async (t, origin) => {
+    await seedDemoStore(t.database.db, { baseUrl: origin });
+    await addPerson(t.database.db, 'anna@shop.dk', 'manager');
+  },
 });
 
-function app(): TestApp {
-  if (!t) throw new Error('no app');
-  return t;
-}
-
 function signedInAsAnna(viewport: { width: number; height: number } = WIDTHS[0]): Promise<Page> {
-  if (!browser) throw new Error('no browser');
-  return signedInPage(browser, origin, 'anna@shop.dk', viewport);
+  return shop.signedIn('anna@shop.dk', viewport);
 }
-
 
 describe.skipIf(MISSING)('the content pages of the console in a browser', () => {
   it('creates a discount code and switches it off', async () => {
@@ -58,7 +37,7 @@ describe.skipIf(MISSING)('the content pages of the console in a browser', () => 
       await page.getByRole('link', { name: 'Deactivate BROWSER10' }).click();
       await page.getByRole('button', { name: 'Deactivate' }).click();
       await page.waitForURL(/done=deactivated/);
-      expect((await app().call('discounts.get', { code: 'BROWSER10' }, master)).body.result).toMatchObject({ value: 1000, usageLimit: 5, active: false });
+      expect((await shop.app().call('discounts.get', { code: 'BROWSER10' }, master)).body.result).toMatchObject({ value: 1000, usageLimit: 5, active: false });
     } finally {
       await page.close();
     }
@@ -67,7 +46,7 @@ describe.skipIf(MISSING)('the content pages of the console in a browser', () => 
   it('edits a page layout with plain forms and sees the change in the preview', async () => {
     const page = await signedInAsAnna();
     try {
-      await page.goto(`${origin}/admin/pages/om-os`);
+      await page.goto(`${shop.origin()}/admin/pages/om-os`);
       await page.getByLabel('Section type').selectOption('image');
       await page.getByRole('button', { name: 'Add a section' }).click();
       expect(await page.getByRole('status').textContent()).toContain('not saved yet');
@@ -79,7 +58,7 @@ describe.skipIf(MISSING)('the content pages of the console in a browser', () => 
       await page.getByRole('group', { name: 'Section 1: hero' }).getByLabel('Heading', { exact: true }).fill('Briller med omtanke, siden 2012');
       await page.getByRole('button', { name: 'Save layout' }).first().click();
       await page.waitForURL(/done=layout/);
-      const layout = (await app().call('pages.get_layout', { slug: 'om-os' }, master)).body.result;
+      const layout = (await shop.app().call('pages.get_layout', { slug: 'om-os' }, master)).body.result;
       expect(layout.sections.map((section: { type: string }) => section.type)).toEqual(['hero', 'text', 'columns', 'image', 'cta']);
       await page.getByRole('link', { name: 'Preview', exact: true }).click();
       await page.waitForURL(/\/admin\/pages\/om-os\/preview$/);
@@ -95,7 +74,7 @@ describe.skipIf(MISSING)('the content pages of the console in a browser', () => 
   it('creates a service offering', async () => {
     const page = await signedInAsAnna();
     try {
-      await page.goto(`${origin}/admin/services`);
+      await page.goto(`${shop.origin()}/admin/services`);
       await page.getByRole('link', { name: 'New service' }).click();
       await page.getByLabel('Title', { exact: true }).fill('Glasskift');
       await page.getByLabel('Short description').fill('Nye glas i dit eget stel.');
@@ -106,7 +85,7 @@ describe.skipIf(MISSING)('the content pages of the console in a browser', () => 
       await page.getByLabel('Show in navigation').check();
       await page.getByRole('button', { name: 'Save' }).click();
       await page.waitForURL(/\/admin\/services\/glasskift\?done=created/);
-      expect((await app().call('services.get', { slug: 'glasskift' }, master)).body.result).toMatchObject({
+      expect((await shop.app().call('services.get', { slug: 'glasskift' }, master)).body.result).toMatchObject({
         title: 'Glasskift', features: ['En uge', 'Alle styrker'], navOrder: 40, showInNav: true, status: 'published',
       });
     } finally {
@@ -122,7 +101,7 @@ describe.skipIf(MISSING)('the content pages of the console in a browser', () => 
       const page = await signedInAsAnna(viewport);
       try {
         for (const path of paths) {
-          const response = await page.goto(`${origin}${path}`);
+          const response = await page.goto(`${shop.origin()}${path}`);
           expect(response?.status(), path).toBe(200);
           await expectAccessible(page, `${path} at ${viewport.width}`);
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

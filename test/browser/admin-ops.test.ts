@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { oauthRecords } from '../../src/db/schema.ts';
 import { addPerson } from '../admin/helpers.ts';
 import { MISSING, WIDTHS, expectAccessible, screenshot } from './chromium.ts';
-import { consoleInBrowser } from './console.ts';
+import { consoleInBrowser } from './in-browser.ts';
 
 let reader = '';
 const CSV_DIR = mkdtempSync(join(tmpdir(), 'butik-admin-import-'));

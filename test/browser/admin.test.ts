@@ -6,7 +6,7 @@ import { placeOrder } from '../helpers/commerce.ts';
 import { master } from '../helpers/fixtures.ts';
 import { addPerson, PASSWORD } from '../admin/helpers.ts';
 import { MISSING, WIDTHS, expectAccessible, screenshot } from './chromium.ts';
-import { consoleInBrowser } from './console.ts';
+import { consoleInBrowser } from './in-browser.ts';
 
 
 const shop = consoleInBrowser(async (t, origin) => {

@@ -1,10 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listeningTestApp } from '../helpers/app.ts';
-import type { TestApp } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
 import { CALLBACK, register } from '../helpers/oauth.ts';
-import { MISSING, WIDTHS, expectAccessible, expectNoHorizontalScroll, launchChromium, screenshot } from './chromium.ts';
+import { MISSING, WIDTHS, expectUsable, screenshot } from './chromium.ts';
+import { appInBrowser } from './in-browser.ts';
 
 /**
  * A buyer's side of UCP identity linking in a real browser: the platform sends them to Butik, they create an
@@ -12,35 +10,12 @@ import { MISSING, WIDTHS, expectAccessible, expectNoHorizontalScroll, launchChro
  * what stayed ticked. Each page passes axe at 1440 and 375 px without horizontal scrolling, with screenshots.
  */
 
-let t: TestApp | undefined;
-let browser: Browser | undefined;
-let base = '';
-
-beforeAll(async () => {
-  if (MISSING) return;
-  ({ t, base } = await listeningTestApp({ env: { BUTIK_UCP_MODE: 'test' } }));
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  try {
-    await browser?.close();
-  } finally {
-    await t?.close();
-  }
-});
-
-/** Accessible (axe-core) and without horizontal scrolling. */
-async function expectUsable(page: Page, name: string): Promise<void> {
-  await expectAccessible(page, name);
-  await expectNoHorizontalScroll(page, name);
-}
+const shop = appInBrowser({ app: { env: { BUTIK_UCP_MODE: 'test' } }, baseUrl: 'origin' });
 
 describe.skipIf(MISSING)('UCP identity linking in a browser', () => {
   for (const viewport of WIDTHS) {
     it(`signs up, signs in and consents on accessible pages at ${viewport.width} px; the token holds what stayed ticked`, async () => {
-      if (!browser) throw new Error('no browser');
-      const registered = await register(base, { client_name: 'Shopping Agent' });
+      const registered = await register(shop.origin(), { client_name: 'Shopping Agent' });
       const clientId = ((await registered.json()) as { client_id: string }).client_id;
       const verifier = randomBytes(32).toString('base64url');
       const query = new URLSearchParams({
@@ -48,7 +23,7 @@ describe.skipIf(MISSING)('UCP identity linking in a browser', () => {
         scope: 'dev.ucp.shopping.checkout:manage dev.ucp.shopping.order:read',
         code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', state: 'browser',
       });
-      const page = await (await browser.newContext({ viewport })).newPage();
+      const page = await shop.newPage(viewport);
       const errors: string[] = [];
       page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
       let callback: URL | undefined;
@@ -58,7 +33,7 @@ describe.skipIf(MISSING)('UCP identity linking in a browser', () => {
       });
       const email = `buyer${viewport.width}@example.com`;
       try {
-        await page.goto(`${base}/oauth/authorize?${query}`);
+        await page.goto(`${shop.origin()}/oauth/authorize?${query}`);
         expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Forbind din konto med Shopping Agent?');
         await expectUsable(page, `link page at ${viewport.width}`);
         await screenshot(page, `ucp-link-${viewport.width}`);
@@ -83,8 +58,8 @@ describe.skipIf(MISSING)('UCP identity linking in a browser', () => {
         await page.close();
       }
 
-      expect(callback?.searchParams.get('iss')).toBe(base);
-      const exchanged = await fetch(`${base}/oauth/token`, {
+      expect(callback?.searchParams.get('iss')).toBe(shop.origin());
+      const exchanged = await fetch(`${shop.origin()}/oauth/token`, {
         method: 'POST',
         body: new URLSearchParams({
           grant_type: 'authorization_code', code: callback?.searchParams.get('code') ?? '', code_verifier: verifier, client_id: clientId, redirect_uri: CALLBACK,

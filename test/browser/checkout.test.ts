@@ -1,42 +1,18 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { seedDemoStore } from '../../src/seed/demo.ts';
-import { listeningTestApp } from '../helpers/app.ts';
-import type { TestApp } from '../helpers/app.ts';
-import { MISSING, expectAccessible, expectNoHorizontalScroll, launchChromium, screenshot } from './chromium.ts';
+import { MISSING, WIDTHS, expectUsable, screenshot } from './chromium.ts';
+import { appInBrowser } from './in-browser.ts';
 
-const DESKTOP = { width: 1440, height: 900 };
-const PHONE = { width: 375, height: 812 };
+const [DESKTOP, PHONE] = WIDTHS;
 const AGENT = { 'ucp-agent': 'profile="https://platform.example/profile"', 'content-type': 'application/json' };
 
-let t: TestApp | undefined;
-let browser: Browser | undefined;
-let origin = '';
-
-beforeAll(async () => {
-  if (MISSING) return;
-  ({ t, base: origin } = await listeningTestApp({ env: { BUTIK_UCP_MODE: 'test' } }));
-  await seedDemoStore(t.database.db, { baseUrl: origin });
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  try {
-    await browser?.close();
-  } finally {
-    await t?.close();
-  }
+const shop = appInBrowser({
+  app: { env: { BUTIK_UCP_MODE: 'test' } }, baseUrl: 'origin', setUp: (t, origin) => seedDemoStore(t.database.db, { baseUrl: origin }),
 });
 
 async function newPage(viewport: { width: number; height: number }): Promise<Page> {
-  if (!browser) throw new Error('no browser');
-  return (await browser.newContext({ viewport, locale: 'da-DK' })).newPage();
-}
-
-/** Accessible (axe-core) and without horizontal scrolling. */
-async function expectUsable(page: Page, name: string): Promise<void> {
-  await expectAccessible(page, name);
-  await expectNoHorizontalScroll(page, name);
+  return shop.newPage(viewport, 'da-DK');
 }
 
 async function fillBuyer(page: Page): Promise<void> {
@@ -50,12 +26,12 @@ async function fillBuyer(page: Page): Promise<void> {
 
 describe.skipIf(MISSING)('the buyer page in a browser', () => {
   it('takes over an agent\'s session from continue_url, pays with the mock handler and shows the order UCP then serves', async () => {
-    const created = await fetch(`${origin}/checkout-sessions`, {
+    const created = await fetch(`${shop.origin()}/checkout-sessions`, {
       method: 'POST', headers: AGENT, body: JSON.stringify({ line_items: [{ item: { id: 'aviator-classic' }, quantity: 1 }], currency: 'DKK' }),
     });
     expect(created.status).toBe(201);
     const session = await created.json() as { id: string; continue_url: string };
-    expect(session.continue_url).toBe(`${origin}/checkout/${session.id}`);
+    expect(session.continue_url).toBe(`${shop.origin()}/checkout/${session.id}`);
 
     const page = await newPage(DESKTOP);
     try {
@@ -77,7 +53,7 @@ describe.skipIf(MISSING)('the buyer page in a browser', () => {
       await expectUsable(page, 'confirmation at 1440');
       await screenshot(page, 'checkout-confirmation-1440');
       const orderId = await page.locator('.order-number').textContent();
-      const order = await fetch(`${origin}/orders/${orderId}`, { headers: AGENT });
+      const order = await fetch(`${shop.origin()}/orders/${orderId}`, { headers: AGENT });
       expect(order.status).toBe(200);
       expect(await order.json()).toMatchObject({ id: orderId, checkout_id: session.id });
     } finally {
@@ -88,7 +64,7 @@ describe.skipIf(MISSING)('the buyer page in a browser', () => {
   it('buys from a product page on a phone: Buy, a declined card shown beside its field, then the order', async () => {
     const page = await newPage(PHONE);
     try {
-      expect((await page.goto(`${origin}/products/aviator-classic`))?.status()).toBe(200);
+      expect((await page.goto(`${shop.origin()}/products/aviator-classic`))?.status()).toBe(200);
       await expectUsable(page, 'product with Buy at 375');
       await screenshot(page, 'product-buy-375');
       await page.getByLabel('Antal').fill('2');
@@ -119,14 +95,14 @@ describe.skipIf(MISSING)('the buyer page in a browser', () => {
       await expectUsable(page, 'confirmation at 375');
       await screenshot(page, 'checkout-confirmation-375');
       const orderId = await page.locator('.order-number').textContent();
-      expect((await fetch(`${origin}/orders/${orderId}`, { headers: AGENT })).status).toBe(200);
+      expect((await fetch(`${shop.origin()}/orders/${orderId}`, { headers: AGENT })).status).toBe(200);
     } finally {
       await page.close();
     }
   }, 60_000);
 
   it('refuses a form posted without the page\'s CSRF token', async () => {
-    const forged = await fetch(`${origin}/checkout`, {
+    const forged = await fetch(`${shop.origin()}/checkout`, {
       method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'product=aviator-classic&quantity=1', redirect: 'manual',
     });
     expect(forged.status).toBe(403);

@@ -58,3 +58,9 @@ export async function expectNoHorizontalScroll(page: Page, name: string): Promis
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, `${name}: horizontal scrolling`).toBeLessThanOrEqual(0);
 }
+
+/** What every page of a browser test must be: accessible (axe-core) and without horizontal scrolling. */
+export async function expectUsable(page: Page, name: string): Promise<void> {
+  await expectAccessible(page, name);
+  await expectNoHorizontalScroll(page, name);
+}

@@ -1,40 +1,20 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { seedDemoStore } from '../../src/seed/demo.ts';
-import { listeningTestApp } from '../helpers/app.ts';
-import type { TestApp } from '../helpers/app.ts';
-import { MISSING, launchChromium, screenshot } from './chromium.ts';
+import { MISSING, screenshot } from './chromium.ts';
+import { appInBrowser } from './in-browser.ts';
 
-let t: TestApp | undefined;
-let browser: Browser | undefined;
-let origin = '';
-
-beforeAll(async () => {
-  if (MISSING) return;
-  ({ t, base: origin } = await listeningTestApp());
-  await seedDemoStore(t.database.db, { baseUrl: origin });
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  try {
-    await browser?.close();
-  } finally {
-    await t?.close();
-  }
-});
+const shop = appInBrowser({ baseUrl: 'origin', setUp: (t, origin) => seedDemoStore(t.database.db, { baseUrl: origin }) });
 
 async function open(path: string, viewport: { width: number; height: number }): Promise<Page> {
-  if (!browser) throw new Error('no browser');
-  const page = await browser.newPage({ viewport, locale: 'da-DK' });
+  const page = await shop.newPage(viewport, 'da-DK');
   const errors: string[] = [];
   page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
-  const response = await page.goto(`${origin}${path}`, { waitUntil: 'load' });
+  const response = await page.goto(`${shop.origin()}${path}`, { waitUntil: 'load' });
   expect(response?.status(), path).toBe(200);
   expect(errors, `console errors on ${path}`).toEqual([]);
   return page;
 }
-
 
 describe.skipIf(MISSING)('the shop in a browser', () => {
   it('shows the front page with featured products, their images and prices', async () => {
@@ -58,7 +38,7 @@ describe.skipIf(MISSING)('the shop in a browser', () => {
       expect(await page.locator('main .product-card').count()).toBe(24);
       await screenshot(page, 'products-desktop');
       await page.getByRole('link', { name: /Aviator Classic/ }).click();
-      await page.waitForURL(`${origin}/products/aviator-classic`);
+      await page.waitForURL(`${shop.origin()}/products/aviator-classic`);
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Aviator Classic');
       const ld = JSON.parse(await page.locator('script[type="application/ld+json"]').textContent() ?? 'null');
       expect(ld).toMatchObject({ '@type': 'Product', offers: { price: '1299.00', priceCurrency: 'DKK' } });
@@ -104,7 +84,7 @@ describe.skipIf(MISSING)('public pages in a browser', () => {
     const page = await open('/services', { width: 1280, height: 900 });
     try {
       await page.getByRole('link', { name: 'Stelreparation' }).click();
-      await page.waitForURL(`${origin}/services/stelreparation`);
+      await page.waitForURL(`${shop.origin()}/services/stelreparation`);
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Stelreparation');
       expect(await page.getByText('Fra 150 kr.').isVisible()).toBe(true);
       const image = page.locator('main img.hero-image');
@@ -145,10 +125,9 @@ describe.skipIf(MISSING)('public pages in a browser', () => {
   });
 
   it('shows the styled 404 page for a draft', async () => {
-    if (!browser) throw new Error('no browser');
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const page = await shop.newPage({ width: 390, height: 844 });
     try {
-      const response = await page.goto(`${origin}/services/hjemmebesoeg`);
+      const response = await page.goto(`${shop.origin()}/services/hjemmebesoeg`);
       expect(response?.status()).toBe(404);
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Siden findes ikke');
       await screenshot(page, 'not-found-phone');

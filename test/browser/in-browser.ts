@@ -6,6 +6,8 @@ import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { MISSING, WIDTHS, launchChromium } from './chromium.ts';
 
+type AppOptions = NonNullable<Parameters<typeof createTestApp>[0]>;
+
 type Viewport = { width: number; height: number };
 
 /** A fresh browser context signed in to the console as `email`. */
@@ -20,21 +22,29 @@ export async function signedInPage(browser: Browser, origin: string, email: stri
 }
 
 /**
- * The set-up every console browser test file shares: one app listening on a loopback port and one Chromium for
- * the file, started in its beforeAll (after `setUp` fills the shop) and closed in its afterAll; nothing starts
- * where Debian's chromium is missing, since the file's tests are skipped then.
+ * The set-up every browser test file shares: one app listening on a loopback port and one Chromium for the
+ * file, started in its beforeAll (after `setUp` fills the shop) and closed in its afterAll; nothing starts where
+ * Debian's chromium is missing, since the file's tests are skipped then.
+ *
+ * `baseUrl: 'origin'` makes the listening address the shop's BASE_URL, for pages whose links and redirects must
+ * lead back to it in the browser (the storefront, checkout, OAuth); the console's tests keep the test app's own
+ * BASE_URL, so answers that name the shop (an approval's url) read as everywhere else.
  */
-export function consoleInBrowser(setUp: (t: TestApp, origin: string) => Promise<void> = async () => {}) {
+export function appInBrowser(options: {
+  app?: AppOptions;
+  baseUrl?: 'origin' | 'test';
+  setUp?: (t: TestApp, origin: string) => Promise<unknown>;
+} = {}) {
   let t: TestApp | undefined;
   let browser: Browser | undefined;
   let origin = '';
   beforeAll(async () => {
     if (MISSING) return;
-    t = await createTestApp();
+    t = await createTestApp(options.app ?? {});
     await t.app.listen({ host: '127.0.0.1', port: 0 });
-    // BASE_URL stays the test app's, so answers that name the shop (an approval's url) read as everywhere else.
     origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    await setUp(t, origin);
+    if (options.baseUrl === 'origin') t.app.setBaseUrl(origin);
+    await options.setUp?.(t, origin);
     browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
@@ -44,20 +54,29 @@ export function consoleInBrowser(setUp: (t: TestApp, origin: string) => Promise<
       await t?.close();
     }
   });
+  const running = (): Browser => {
+    if (!browser) throw new Error('no browser');
+    return browser;
+  };
   return {
     app(): TestApp {
       if (!t) throw new Error('no app');
       return t;
     },
     origin: () => origin,
-    browser(): Browser {
-      if (!browser) throw new Error('no browser');
-      return browser;
+    browser: running,
+    /** A page in a fresh browser context (its own cookies), at a viewport and locale. */
+    async newPage(viewport: Viewport = WIDTHS[0], locale = 'en-GB'): Promise<Page> {
+      return (await running().newContext({ viewport, locale })).newPage();
     },
     /** A new browser context signed in to the console as `email`. */
     signedIn(email: string, viewport?: Viewport): Promise<Page> {
-      if (!browser) throw new Error('no browser');
-      return signedInPage(browser, origin, email, viewport);
+      return signedInPage(running(), origin, email, viewport);
     },
   };
+}
+
+/** The console's browser tests: the shop filled by `setUp`, its BASE_URL the test app's. */
+export function consoleInBrowser(setUp?: (t: TestApp, origin: string) => Promise<void>) {
+  return appInBrowser(setUp ? { setUp } : {});
 }
