@@ -4,6 +4,7 @@ import type { Queryable } from '../db/client.ts';
 import { preparedStatement } from '../db/prepared.ts';
 import { categories, products } from '../db/schema.ts';
 import type { ProductImage } from '../db/schema.ts';
+import { rowVersion, versionToken } from './record-version.ts';
 
 /**
  * The product read model every face shares: which columns of a product (and of its category) a reader
@@ -123,14 +124,16 @@ export function productRecordsByAnyKey(db: Queryable, keys: readonly string[]): 
 }
 
 /**
- * A visible product of a visible category by slug: products.get's one read, a hot path, so a named prepared
- * statement built once (db/prepared.ts).
+ * A visible product of a visible category by slug, with its version token: products.get's one read, a hot path,
+ * so a named prepared statement built once (db/prepared.ts) that also reads the row's version (record-version.ts),
+ * so the token is that of what it shows without a second query or a transaction.
  */
-const bySlug = preparedStatement((db) => productRecordQuery(db)
+const bySlug = preparedStatement((db) => db.select({ ...PRODUCT_FIELDS, xmin: rowVersion(products) })
+  .from(products).innerJoin(categories, eq(categories.id, products.categoryId))
   .where(and(eq(products.slug, sql.placeholder('slug')), productIsVisible, categoryIsVisible))
   .prepare('products_get_by_slug'));
 
-export async function productRecordBySlug(db: Queryable, slug: string): Promise<ProductRecord | undefined> {
+export async function productRecordBySlug(db: Queryable, slug: string): Promise<{ record: ProductRecord; version: string } | undefined> {
   const [row] = await bySlug(db).execute({ slug });
-  return row ? toProductRecord(row) : undefined;
+  return row ? { record: toProductRecord(row), version: versionToken(row.id, row.xmin) } : undefined;
 }

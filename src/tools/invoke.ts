@@ -6,6 +6,7 @@ import type { Db } from '../db/client.ts';
 import { unstorableTextErrors } from '../schema/storable-text.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { FieldError } from '../errors/tool-error.ts';
+import { VersionedResult } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
 import type { Warning } from '../schema/warning.ts';
 import type { Log } from '../log.ts';
@@ -127,11 +128,14 @@ export async function executeTool(runtime: ToolRuntime, call: PreparedCall, appr
   });
 
   const run = async (ctx: ToolContext) => {
-    const result = await tool.handler(input, ctx);
-    return { result, etag: await tool.version?.(result, ctx, input) };
+    const answered = await tool.handler(input, ctx);
+    if (answered instanceof VersionedResult) return { result: answered.result as unknown, etag: answered.version };
+    return { result: answered, etag: typeof tool.version === 'function' ? await tool.version(answered, ctx, input) : undefined };
   };
-  // A read that hands out a version reads record and version from one snapshot, so the token is that of what it shows.
-  const { result, etag } = tool.annotations.readOnlyHint && !tool.version && !approved
+  // A read that hands out a version from a second statement reads record and version from one snapshot, so the
+  // token is that of what it shows; one that reads both in one statement (a VersionedResult) needs no transaction.
+  const versionAfter = typeof tool.version === 'function';
+  const { result, etag } = tool.annotations.readOnlyHint && !versionAfter && !approved
     ? await run(contextFor(runtime.db))
     : await runtime.db.transaction(async (tx) => {
       await approved?.precondition(tx);

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { products } from '../db/schema.ts';
+import type { Queryable } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { Confirm, HttpsImageUrl, Id, PositiveInt, Slug, SlugRef, Timestamp, toIso, money } from '../schema/common.ts';
@@ -10,7 +11,7 @@ import { PRODUCT_COLUMNS, productRecordBySlug } from '../shop/product-read.ts';
 import { currentVersion } from '../shop/record-version.ts';
 import { belowOneKrone } from './money-warnings.ts';
 import { requireVersion } from './version-check.ts';
-import { defineTool, readOnly, write } from './define-tool.ts';
+import { VersionedResult, defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
 import { searchProducts } from './products-search.ts';
 
@@ -47,9 +48,20 @@ export const getProduct = defineTool({
     createdAt: Timestamp,
   }),
   async handler({ slug }, { db }) {
-    const product = await productRecordBySlug(db, slug);
-    if (!product) throw await productNotFound(db, slug);
-    return {
+    const { answer, version } = await readProduct(db, slug);
+    return new VersionedResult(answer, version);
+  },
+  version: 'with-result',
+});
+
+/** products.get's answer and the version token of the row it shows, from one statement. */
+async function readProduct(db: Queryable, slug: string) {
+  const read = await productRecordBySlug(db, slug);
+  if (!read) throw await productNotFound(db, slug);
+  const { record: product, version } = read;
+  return {
+    version,
+    answer: {
       id: product.id,
       slug: product.slug,
       name: product.name,
@@ -63,10 +75,9 @@ export const getProduct = defineTool({
       images: product.images.map((image) => image.url),
       category: product.category,
       createdAt: toIso(product.createdAt),
-    };
-  },
-  version: (product, { db }) => currentVersion(db, products, product.id),
-});
+    },
+  };
+}
 
 export const createProduct = defineTool({
   name: 'products.create',
@@ -130,7 +141,7 @@ export const updateProduct = defineTool({
   async handler({ slug, patch }, ctx) {
     const before = await findProduct(ctx.db, slug, { lock: true });
     await requireVersion(ctx, {
-      table: products, id: before.id, readTool: 'products.get', current: () => getProduct.handler({ slug: before.slug }, ctx),
+      table: products, id: before.id, readTool: 'products.get', current: async () => (await readProduct(ctx.db, before.slug)).answer,
     });
     if (patch.slug !== undefined && patch.slug !== before.slug) {
       throw new ToolError('slug_immutable', `The slug of product "${slug}" cannot be changed to "${patch.slug}".`);
@@ -187,7 +198,7 @@ export const attachProductImage = defineTool({
   async handler({ slug, imageUrl, alt, sourceId }, ctx) {
     const before = await findProduct(ctx.db, slug, { lock: true });
     await requireVersion(ctx, {
-      table: products, id: before.id, readTool: 'products.get', current: () => getProduct.handler({ slug: before.slug }, ctx),
+      table: products, id: before.id, readTool: 'products.get', current: async () => (await readProduct(ctx.db, before.slug)).answer,
     });
     if (before.images.some((image) => image.url === imageUrl)) {
       return { ok: true as const, slug: before.slug, alreadyAttached: true as const, totalImages: before.images.length };
