@@ -27,6 +27,7 @@ export function orderNumber(id: string): string {
 const TARGET_NOUNS: Record<string, string> = {
   product: 'Product', category: 'Category', discount: 'Discount code', page: 'Page', service: 'Service', order: 'Order',
   settings: 'Setting', feature: 'Feature', announcement: 'Announcement', api_key: 'API key', policy: 'Policies',
+  oauth_grant: 'Connected app\'s grant', oauth_client: 'Connected app', agent: 'Agent',
 };
 
 /** What an entry is about, in words: "Product Aviator Classic (aviator-classic)", "Order 0193a5c4 · karen@example.dk". */
@@ -43,11 +44,13 @@ export function targetTitle(entry: { targetType: string; targetId: string; befor
     case 'discount':
       return `${noun} ${text(row.code) ?? entry.targetId}`;
     case 'settings':
-    case 'feature':
-      return `${noun} "${sentence(words(text(row.key) ?? entry.targetId))}"`;
+    case 'feature': {
+      const key = text(row.key) ?? entry.targetId;
+      return `${noun} "${FIELD_LABELS[key] ?? sentence(words(key))}"`;
+    }
     default:
       if (name && slug) return `${noun} ${name} (${slug})`;
-      return `${noun} ${name ?? slug ?? entry.targetId}`;
+      return `${noun} ${name ?? slug ?? text(row.clientName) ?? entry.targetId}`;
   }
 }
 

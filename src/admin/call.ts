@@ -21,11 +21,13 @@ export async function callTool(
   name: string,
   input: Record<string, unknown>,
   idempotencyKey?: string,
+  options: { ifMatch?: readonly string[] | undefined } = {},
 ): Promise<ConsoleOutcome> {
   const tool = deps.registry.get(name);
   if (!tool) throw new Error(`the console calls ${name}, which is not registered`);
   const outcome = await runCall({
     runtime: deps.runtime, tool, actor, input, channel: 'admin', requestId: request.id, log: request.log, idempotencyKey,
+    ...(options.ifMatch !== undefined ? { ifMatch: options.ifMatch } : {}),
   });
   // People in the console are the approvers: the policy stage never holds their calls.
   if (outcome.ok && outcome.pending) throw new Error(`the console's call of ${name} was held by a policy`);
@@ -56,6 +58,13 @@ export async function readTool<T>(deps: AppDeps, request: FastifyRequest, actor:
   const outcome = await callTool(deps, request, actor, name, input);
   if (!outcome.ok) throw new ConsoleRefusal(refusalOf(outcome.problem));
   return outcome.result as T;
+}
+
+/** A read of one record with its version token (the ETag REST would send), for a form that edits it. */
+export async function readRecord<T>(deps: AppDeps, request: FastifyRequest, actor: Actor, name: string, input: Record<string, unknown>): Promise<{ result: T; version: string | undefined }> {
+  const outcome = await callTool(deps, request, actor, name, input);
+  if (!outcome.ok) throw new ConsoleRefusal(refusalOf(outcome.problem));
+  return { result: outcome.result as T, version: outcome.etag };
 }
 
 export class ConsoleRefusal extends Error {

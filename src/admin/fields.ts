@@ -9,17 +9,29 @@ export type FieldOptions = {
   error?: string | undefined;
   type?: 'text' | 'number' | 'date' | 'url' | 'email' | 'password';
   required?: boolean;
+  /** A line under the field that tells what to type or what the value is now (after a conflict), tied to it for screen readers. */
+  note?: string | undefined;
 };
+
+/** The ids a field's input is described by: its error and its note, when it has them. */
+function describedBy(id: string, options: Pick<FieldOptions, 'error' | 'note'>): Html | string {
+  const ids = [options.error ? `${id}-error` : '', options.note ? `${id}-note` : ''].filter(Boolean).join(' ');
+  return ids ? html` aria-describedby="${ids}"` : '';
+}
+
+function below(id: string, options: Pick<FieldOptions, 'error' | 'note'>): Html {
+  return html`${options.note ? html`<p class="hint" id="${id}-note">${options.note}</p>` : ''}${options.error ? html`<p class="error" id="${id}-error">${options.error}</p>` : ''}`;
+}
 
 /** A labelled input with its error under it; the value the person typed stays in it. */
 export function field(options: FieldOptions): Html {
   const id = `field-${options.name}`;
-  return html`<div class="field"><label for="${id}">${options.label}</label><input id="${id}" name="${options.name}" type="${options.type ?? 'text'}"${options.type === 'number' ? html` inputmode="numeric"` : ''} value="${options.value ?? ''}"${options.required ? html` required` : ''}${options.error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${options.error ? html`<p class="error" id="${id}-error">${options.error}</p>` : ''}</div>`;
+  return html`<div class="field"><label for="${id}">${options.label}</label><input id="${id}" name="${options.name}" type="${options.type ?? 'text'}"${options.type === 'number' ? html` inputmode="numeric"` : ''} value="${options.value ?? ''}"${options.required ? html` required` : ''}${options.error ? html` aria-invalid="true"` : ''}${describedBy(id, options)}>${below(id, options)}</div>`;
 }
 
 export function textArea(options: Omit<FieldOptions, 'type'>): Html {
   const id = `field-${options.name}`;
-  return html`<div class="field"><label for="${id}">${options.label}</label><textarea id="${id}" name="${options.name}"${options.required ? html` required` : ''}${options.error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${options.value ?? ''}</textarea>${options.error ? html`<p class="error" id="${id}-error">${options.error}</p>` : ''}</div>`;
+  return html`<div class="field"><label for="${id}">${options.label}</label><textarea id="${id}" name="${options.name}"${options.required ? html` required` : ''}${options.error ? html` aria-invalid="true"` : ''}${describedBy(id, options)}>${options.value ?? ''}</textarea>${below(id, options)}</div>`;
 }
 
 /** A form field's text, or undefined when it was left empty. */

@@ -114,6 +114,11 @@ export const PROBLEMS = {
     title: 'Not enough stock',
     resolution: 'For each line in shortLines, lower the quantity to at most available with cart.set_item (0 removes it), then check out again.',
   },
+  stock_below_zero: {
+    status: 422,
+    title: 'Stock cannot go below zero',
+    resolution: 'Read the product\'s stock with products.get and take away at most that many, or set the exact figure with products.update.',
+  },
   discount_not_applicable: {
     status: 422,
     title: 'Discount code cannot be used',

@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { products } from '../db/schema.ts';
+import type { ProductImage } from '../db/schema.ts';
 import type { Queryable } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { ToolError } from '../errors/tool-error.ts';
@@ -151,13 +152,49 @@ export const updateProduct = defineTool({
     const [after] = await ctx.db.update(products).set({
       ...fields,
       ...(category !== undefined ? { categoryId: category } : {}),
-      ...(images !== undefined ? { images: images.map((url) => ({ url })) } : {}),
+      ...(images !== undefined ? { images: keptImages(before.images, images) } : {}),
       updatedAt: ctx.clock(),
     }).where(eq(products.id, before.id)).returning(PRODUCT_COLUMNS);
     await ctx.audit({ targetType: 'product', targetId: before.id, before, after });
     return { id: before.id, slug: before.slug };
   },
   version: (product, { db }) => currentVersion(db, products, product.id),
+});
+
+/**
+ * The images a patch lists, by URL, each keeping what the product already knew of it (alt text, source id): a
+ * patch names images by URL only, so rebuilding them from URLs would wipe an alt text nobody asked to change.
+ */
+function keptImages(stored: readonly ProductImage[], urls: readonly string[]): ProductImage[] {
+  const known = new Map(stored.map((image) => [image.url, image]));
+  return urls.map((url) => known.get(url) ?? { url });
+}
+
+export const adjustProductStock = defineTool({
+  name: 'products.adjust_stock',
+  description: 'Add to or take from a product\'s stock by a number of items (by: 3 after a delivery, by: -1 after a sale '
+    + 'elsewhere), applied to the stock as it is when the call runs, so a sale in between is not overwritten. Stock '
+    + 'never goes below 0 (422 stock_below_zero). To set an exact figure, use products.update with If-Match.',
+  scope: 'products:write',
+  annotations: write('Adjust product stock', { idempotent: false }),
+  input: z.strictObject({
+    slug: SlugRef.meta({ description: 'The product whose stock changes.' }),
+    by: z.int().min(-1_000_000).max(1_000_000).refine((by) => by !== 0, 'give a change other than 0')
+      .meta({ description: 'Items to add (positive) or take away (negative).', examples: [3, -1] }),
+  }).meta({ examples: [{ slug: 'aviator-classic', by: 3 }] }),
+  output: z.strictObject({ ok: z.literal(true), slug: z.string(), stock: z.int().meta({ description: 'The stock after the change.' }) }),
+  async handler({ slug, by }, ctx) {
+    const before = await findProduct(ctx.db, slug, { lock: true });
+    // Guarded: the row is locked, and the update itself refuses to go below zero.
+    const [after] = await ctx.db.update(products).set({ stock: sql`${products.stock} + ${by}`, updatedAt: ctx.clock() })
+      .where(and(eq(products.id, before.id), sql`${products.stock} + ${by} >= 0`)).returning(PRODUCT_COLUMNS);
+    if (!after) {
+      throw new ToolError('stock_below_zero', `Product "${before.slug}" has ${before.stock} in stock; taking ${-by} would leave less than 0. Nothing was changed.`);
+    }
+    await ctx.audit({ targetType: 'product', targetId: before.id, before, after });
+    return { ok: true as const, slug: before.slug, stock: after.stock };
+  },
+  version: (_result, { db }, { slug }) => findProduct(db, slug).then((product) => currentVersion(db, products, product.id)),
 });
 
 export const deleteProduct = defineTool({
@@ -212,4 +249,4 @@ export const attachProductImage = defineTool({
   version: async (_result, { db }, { slug }) => currentVersion(db, products, (await findProduct(db, slug)).id),
 });
 
-export const productTools: AnyTool[] = [searchProducts, getProduct, createProduct, updateProduct, deleteProduct, attachProductImage];
+export const productTools: AnyTool[] = [searchProducts, getProduct, createProduct, updateProduct, adjustProductStock, deleteProduct, attachProductImage];

@@ -69,7 +69,8 @@ describe('connected apps', () => {
     });
     expect(entries.find((entry) => entry.tool === 'oauth.revoke-client')).toMatchObject({ targetId: 'client-b', before: { clientName: 'Other assistant' } });
     const activity = (await page(t.app, owner, '/admin/activity?tool=oauth.revoke-grant')).response.body;
-    expect(activity).toContain('oauth.revoke-grant · oauth_grant grant-a');
+    expect(activity).toContain('>Connected app&#39;s grant grant-a</h2>');
+    expect(activity).toContain('<code>oauth.revoke-grant</code>');
     expect(activity).not.toContain('/revert');
   });
 

@@ -81,7 +81,7 @@ describe('the discounts page', () => {
     expect(detail.response.body).toContain('>Activate<');
 
     const activity = await page(t.app, manager, '/admin/activity?target=SOMMER25');
-    expect(activity.response.body).toMatch(/<td data-label="Field">active<\/td><td data-label="Before">true<\/td><td data-label="After">false<\/td>/);
+    expect(activity.response.body).toMatch(/<td data-label="Field" title="active">Active<\/td><td data-label="Before">yes<\/td><td data-label="After">no<\/td>/);
     const [entry] = (await t.call('audit.list', { targetSlug: 'SOMMER25', limit: 1 }, master)).body.result;
     const revert = await page(t.app, manager, `/admin/activity/${entry.id}/revert`);
     expect((await post(t.app, manager, `/admin/activity/${entry.id}/revert`, { _csrf: revert.csrf ?? '' })).statusCode).toBe(303);

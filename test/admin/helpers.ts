@@ -53,3 +53,30 @@ export async function staffCookie(t: TestApp, email: string, role: StaffRole): P
   await addPerson(t.database.db, email, role);
   return (await signIn(t.app, email)).cookie ?? '';
 }
+
+const unescape = (text: string) => text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#39;', '\'').replaceAll('&amp;', '&');
+
+/**
+ * Every field of the form posting to `action`, as a browser would send it without touching it (the buttons left
+ * out): inputs with their values, ticked checkboxes as "on", textareas, and each select's chosen option.
+ */
+export function formFields(body: string, action: string): Record<string, string> {
+  const start = body.search(new RegExp(`<form method="post" action="${action.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"[ >]`));
+  if (start < 0) throw new Error(`no form posts to ${action}`);
+  const form = body.slice(start, body.indexOf('</form>', start));
+  const fields: Record<string, string> = {};
+  for (const [input] of form.matchAll(/<input [^>]*>/g)) {
+    const name = /name="([^"]+)"/.exec(input)?.[1];
+    if (!name) continue;
+    if (/type="checkbox"/.test(input)) {
+      if (/ checked/.test(input)) fields[unescape(name)] = /value="([^"]*)"/.exec(input)?.[1] ?? 'on';
+      continue;
+    }
+    fields[unescape(name)] = unescape(/value="([^"]*)"/.exec(input)?.[1] ?? '');
+  }
+  for (const [, name, value] of form.matchAll(/<textarea [^>]*name="([^"]+)"[^>]*>([^<]*)<\/textarea>/g)) fields[unescape(name ?? '')] = unescape(value ?? '');
+  for (const [, name, options] of form.matchAll(/<select [^>]*name="([^"]+)"[^>]*>(.*?)<\/select>/gs)) {
+    fields[unescape(name ?? '')] = /<option value="([^"]*)" selected>/.exec(options ?? '')?.[1] ?? /<option value="([^"]*)"/.exec(options ?? '')?.[1] ?? '';
+  }
+  return fields;
+}

@@ -3,7 +3,7 @@ import { seedDemoStore } from '../../src/seed/demo.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { master } from '../helpers/fixtures.ts';
-import { page, post, staffCookie } from './helpers.ts';
+import { formFields, page, post, staffCookie } from './helpers.ts';
 
 let t: TestApp;
 let manager = '';
@@ -15,22 +15,6 @@ beforeAll(async () => {
   viewer = await staffCookie(t, 'vera@shop.dk', 'viewer');
 });
 afterAll(async () => t.close());
-
-const unescape = (text: string) => text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#39;', '\'').replaceAll('&amp;', '&');
-
-/** Every field of the form posting to action, as a browser would send it (without the buttons). */
-function formFields(body: string, action: string): Record<string, string> {
-  const start = body.search(new RegExp(`<form method="post" action="${action}"[ >]`));
-  if (start < 0) throw new Error(`no form posts to ${action}`);
-  const form = body.slice(start, body.indexOf('</form>', start));
-  const fields: Record<string, string> = {};
-  for (const [, name, value] of form.matchAll(/<input [^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) fields[unescape(name ?? '')] = unescape(value ?? '');
-  for (const [, name, value] of form.matchAll(/<textarea [^>]*name="([^"]+)"[^>]*>([^<]*)<\/textarea>/g)) fields[unescape(name ?? '')] = unescape(value ?? '');
-  for (const [, name, options] of form.matchAll(/<select [^>]*name="([^"]+)"[^>]*>(.*?)<\/select>/g)) {
-    fields[unescape(name ?? '')] = /<option value="([^"]*)" selected>/.exec(options ?? '')?.[1] ?? /<option value="([^"]*)"/.exec(options ?? '')?.[1] ?? '';
-  }
-  return fields;
-}
 
 const layoutOf = async (slug: string) => (await t.call('pages.get_layout', { slug }, master)).body.result;
 
@@ -104,7 +88,7 @@ describe('the pages page', () => {
     expect(heading.statusCode).toBe(303);
     // Activity names the one heading that changed, not two long layouts.
     const activity = await page(t.app, manager, '/admin/activity?target=om-os&tool=pages.set_layout');
-    expect(activity.response.body).toContain('<td data-label="Field">layout.sections.2.columns.1.heading</td><td data-label="Before">Optiker i huset</td><td data-label="After">Optikere i huset</td>');
+    expect(activity.response.body).toContain('<td data-label="Field" title="layout.sections.2.columns.1.heading">Section 3 column 2 heading</td><td data-label="Before">Optiker i huset</td><td data-label="After">Optikere i huset</td>');
   });
 
   it('shows a refused layout link next to its field, keeping what was typed and the unsaved sections', async () => {
@@ -145,7 +129,7 @@ describe('the pages page', () => {
     expect(saved.statusCode).toBe(303);
     expect((await t.call('site.get_page', { slug: 'aabning' })).body.result.title).toBe('Åbningstider i butikken');
     const activity = await page(t.app, manager, '/admin/activity?target=aabning');
-    expect(activity.response.body).toMatch(/<td data-label="Field">status<\/td><td data-label="Before">draft<\/td><td data-label="After">published<\/td>/);
+    expect(activity.response.body).toMatch(/<td data-label="Field" title="status">Status<\/td><td data-label="Before">draft<\/td><td data-label="After">published<\/td>/);
 
     const cleared = await post(t.app, manager, '/admin/pages/aabning/layout', { _csrf: edit.csrf ?? '', op: 'clear' });
     expect(cleared.headers.location).toBe('/admin/pages/aabning?done=cleared#layout-title');

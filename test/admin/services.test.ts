@@ -48,7 +48,7 @@ describe('the services page', () => {
     expect(saved.statusCode).toBe(303);
     expect((await t.call('services.get', { slug: 'glasskift' }, master)).body.result).toMatchObject({ status: 'published', priceString: 'Fra 275 kr.', showInNav: false });
     const activity = await page(t.app, manager, '/admin/activity?target=glasskift');
-    expect(activity.response.body).toMatch(/<td data-label="Field">priceString<\/td><td data-label="Before">Fra 250 kr.<\/td><td data-label="After">Fra 275 kr.<\/td>/);
+    expect(activity.response.body).toMatch(/<td data-label="Field" title="priceString">Price string<\/td><td data-label="Before">Fra 250 kr.<\/td><td data-label="After">Fra 275 kr.<\/td>/);
   });
 
   it('shows a refused field next to the field and keeps what was typed', async () => {

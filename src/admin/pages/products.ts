@@ -4,14 +4,19 @@ import { html, safeSrc } from '../../edge/html/template.ts';
 import type { Html } from '../../edge/html/template.ts';
 import type { AppDeps } from '../../deps.ts';
 import { readSettings } from '../../shop/settings.ts';
-import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
+import { fieldLabel } from '../activity-words.ts';
+import { callTool, formKey, idempotencyKeyOf, readRecord, readTool, refusalOf } from '../call.ts';
 import type { Refusal } from '../call.ts';
+import { changedFields, drawnFields, drawnOf, fieldsThatDiffer } from '../edit-form.ts';
+import type { Drawn } from '../edit-form.ts';
+import { parseStockChange } from '../stock-change.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { field, filled, textArea, wholeNumber } from '../fields.ts';
-import { formatMoney } from '../format.ts';
+import { formatDate, formatMoney } from '../format.ts';
 import { signedIn } from '../session.ts';
 import type { SignedIn } from '../session.ts';
 import { t } from '../strings.ts';
+import type { AuditEntry } from './activity.ts';
 
 const PAGE_SIZE = 24;
 
@@ -22,19 +27,26 @@ type Product = {
 };
 type Form = Record<string, string>;
 
-/** The form as the person typed it, turned into the fields products.create and products.update take. */
-function productFields(body: Form): Record<string, unknown> {
+/**
+ * The form as the person typed it, turned into the fields products.update takes; the stock is not among them,
+ * since an edit changes it by an adjustment (stock-change.ts).
+ */
+function editedFields(body: Form): Record<string, unknown> {
   const images = (body.images ?? '').split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
   const optional = ['brand', 'frameColor', 'lensColor', 'categorySlug'];
   return {
     name: body.name ?? '',
     description: body.description ?? '',
     priceDkk: wholeNumber(filled(body, 'priceDkk')) ?? '',
-    stock: wholeNumber(filled(body, 'stock')) ?? '',
     featured: body.featured === 'on',
     images,
     ...Object.fromEntries(optional.flatMap((name) => (filled(body, name) ? [[name, filled(body, name)]] : []))),
   };
+}
+
+/** The fields products.create takes: the edited ones and the first stock figure. */
+function productFields(body: Form): Record<string, unknown> {
+  return { ...editedFields(body), stock: wholeNumber(filled(body, 'stock')) ?? '' };
 }
 
 function formOf(product: Product): Form {
@@ -45,24 +57,50 @@ function formOf(product: Product): Form {
   };
 }
 
-function productForm(who: SignedIn, options: { action: string; values: Form; refusal?: Refusal; creating: boolean }): Html {
+type FormOptions = {
+  action: string; values: Form; refusal?: Refusal | undefined; creating: boolean;
+  /** An edit's baseline (edit-form.ts): what the form was drawn from. */
+  drawn?: Drawn;
+  /** After a conflict: the value now stored, by field, where it differs from what the person typed. */
+  now?: Form;
+};
+
+function productForm(who: SignedIn, options: FormOptions): Html {
   const err = (name: string) => options.refusal?.fields.get(name) ?? options.refusal?.fields.get(`patch.${name}`);
   const v = options.values;
+  const now = (name: string) => (options.now?.[name] !== undefined ? t.products.nowValue(options.now[name] || '—') : undefined);
   const images = (v.images ?? '').split(/\r?\n/).map((line) => safeSrc(line.trim())).filter((src): src is string => src !== undefined);
-  return html`<form method="post" action="${options.action}" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">
+  const stock = options.creating || !options.drawn
+    ? field({ name: 'stock', label: t.products.stock, type: 'number', value: v.stock, error: err('stock'), required: true })
+    : field({ name: 'stockChange', label: t.products.stockChange(options.drawn.values.stock ?? ''), value: v.stockChange, error: err('stockChange') ?? err('stock') ?? err('by'), note: t.products.stockChangeHint });
+  return html`<form method="post" action="${options.action}" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}"><input type="hidden" name="_idemStock" value="${formKey()}">${options.drawn ? drawnFields(options.drawn) : ''}
 ${options.creating ? field({ name: 'slug', label: t.products.slug, value: v.slug, error: err('slug'), required: true }) : ''}
-${field({ name: 'name', label: t.products.name, value: v.name, error: err('name'), required: true })}
-${field({ name: 'priceDkk', label: t.products.price, type: 'number', value: v.priceDkk, error: err('priceDkk'), required: true })}
-${field({ name: 'stock', label: t.products.stock, type: 'number', value: v.stock, error: err('stock'), required: true })}
-${field({ name: 'categorySlug', label: t.products.category, value: v.categorySlug, error: err('categorySlug') ?? err('categoryId'), required: options.creating })}
-${field({ name: 'brand', label: t.products.brand, value: v.brand, error: err('brand') })}
-${field({ name: 'frameColor', label: t.products.frameColor, value: v.frameColor, error: err('frameColor') })}
-${field({ name: 'lensColor', label: t.products.lensColor, value: v.lensColor, error: err('lensColor') })}
-${textArea({ name: 'description', label: t.products.description, value: v.description, error: err('description'), required: true })}
-${textArea({ name: 'images', label: t.products.images, value: v.images, error: [...(options.refusal?.fields ?? [])].find(([path]) => /(^|\.)images/.test(path))?.[1] })}
+${field({ name: 'name', label: t.products.name, value: v.name, error: err('name'), required: true, note: now('name') })}
+${field({ name: 'priceDkk', label: t.products.price, type: 'number', value: v.priceDkk, error: err('priceDkk'), required: true, note: now('priceDkk') })}
+${stock}
+${field({ name: 'categorySlug', label: t.products.category, value: v.categorySlug, error: err('categorySlug') ?? err('categoryId'), required: options.creating, note: now('categorySlug') })}
+${field({ name: 'brand', label: t.products.brand, value: v.brand, error: err('brand'), note: now('brand') })}
+${field({ name: 'frameColor', label: t.products.frameColor, value: v.frameColor, error: err('frameColor'), note: now('frameColor') })}
+${field({ name: 'lensColor', label: t.products.lensColor, value: v.lensColor, error: err('lensColor'), note: now('lensColor') })}
+${textArea({ name: 'description', label: t.products.description, value: v.description, error: err('description'), required: true, note: now('description') })}
+${textArea({ name: 'images', label: t.products.images, value: v.images, error: [...(options.refusal?.fields ?? [])].find(([path]) => /(^|\.)images/.test(path))?.[1], note: now('images') })}
 ${images.length > 0 ? html`<div class="thumbs">${images.map((src, index) => html`<img src="${src}" alt="${v.name ?? ''} image ${index + 1}">`)}</div>` : ''}
-<div class="field"><label><input type="checkbox" name="featured"${v.featured === 'on' ? html` checked` : ''}> ${t.products.featured}</label></div>
+<div class="field"><label><input type="checkbox" name="featured"${v.featured === 'on' ? html` checked` : ''}> ${t.products.featured}</label>${now('featured') ? html`<p class="hint">${now('featured')}</p>` : ''}</div>
 <button type="submit">${t.save}</button></form>`;
+}
+
+/**
+ * What changed the product since the person's form was drawn, from the audit log: who, when and which fields.
+ * A person without audit:read sees the current values only.
+ */
+function changesSince(entries: readonly AuditEntry[], timeZone: string): Html {
+  if (entries.length === 0) return html``;
+  return html`<ul class="changes">${entries.map((entry) => {
+    const before = (entry.before ?? {}) as Record<string, unknown>;
+    const after = (entry.after ?? {}) as Record<string, unknown>;
+    const fields = Object.keys(after).filter((name) => name !== 'updatedAt' && JSON.stringify(before[name]) !== JSON.stringify(after[name]));
+    return html`<li><strong>${entry.actor.name}</strong> · ${formatDate(entry.at, timeZone)} · ${fields.map(fieldLabel).join(', ') || entry.tool}</li>`;
+  })}</ul>`;
 }
 
 export function productPages(app: FastifyInstance, deps: AppDeps): void {
@@ -88,16 +126,32 @@ ${products.map((product) => html`<tr><td data-label="${t.products.name}"><a href
     });
   });
 
-  const editPage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, slug: string, options: { values?: Form; refusal?: Refusal; notice?: string } = {}) => {
-    const product = await readTool<Product>(deps, request, who.actor, 'products.get', { slug });
+  type EditOptions = { values?: Form; refusal?: Refusal; notice?: string; conflict?: { typed: Form; entries: readonly AuditEntry[] } };
+
+  const editPage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, slug: string, options: EditOptions = {}) => {
+    const { result: product, version } = await readRecord<Product>(deps, request, who.actor, 'products.get', { slug });
     const canWrite = hasScope(who.actor, 'products:write');
+    const current = formOf(product);
+    // A form drawn now: after a refusal it keeps the person's values and the baseline they saw; after a conflict
+    // its baseline is the record as it is now, so saving again is a deliberate choice to overwrite.
+    const drawn: Drawn = { values: current, version, readAt: deps.runtime.clock().toISOString() };
+    const conflict = options.conflict;
+    const now = conflict ? Object.fromEntries(fieldsThatDiffer(conflict.typed, current).filter((name) => name !== 'stock').map((name) => [name, current[name] ?? ''])) : undefined;
+    const status = conflict ? 409 : options.refusal ? 422 : 200;
     return sendAdminPage(reply, {
       title: product.name, current: 'products', viewer: who.viewer,
       main: html`<h1>${product.name}</h1>${options.notice ? noticeBox(options.notice) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
-${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`, values: options.values ?? formOf(product), creating: false, ...(options.refusal ? { refusal: options.refusal } : {}) })}
+${conflict ? html`${problemBox(t.products.conflictTitle, t.products.conflictLead)}${changesSince(conflict.entries, deps.config.admin.timeZone)}` : ''}
+${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`, values: conflict?.typed ?? options.values ?? current, creating: false, refusal: options.refusal, drawn: options.values && !conflict ? { ...drawn, ...drawnBaseline(options.values) } : drawn, ...(now ? { now } : {}) })}
 <p><a class="button secondary" href="/admin/products/${product.slug}/delete">${t.products.delete}</a></p>`
-    : html`<dl class="panel">${Object.entries(formOf(product)).map(([name, value]) => html`<dt>${name}</dt><dd>${value || '—'}</dd>`)}</dl>`}`,
-    }, options.refusal ? 422 : 200);
+    : html`<dl class="panel">${Object.entries(current).map(([name, value]) => html`<dt>${name}</dt><dd>${value || '—'}</dd>`)}</dl>`}`,
+    }, status);
+  };
+
+  /** After a refusal, the form keeps the baseline the person's form carried, so a corrected save still sends only their changes. */
+  const drawnBaseline = (body: Form): Partial<Drawn> => {
+    const carried = drawnOf(body);
+    return carried ? { values: carried.values, version: carried.version, readAt: carried.readAt } : {};
   };
 
   app.get('/admin/products/new', async (request, reply) => {
@@ -119,7 +173,7 @@ ${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`
   app.get<{ Params: { slug: string }; Querystring: { done?: string } }>('/admin/products/:slug', async (request, reply) => {
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
-    const notice = request.query.done === 'created' ? t.products.created : request.query.done === 'saved' ? t.products.saved : undefined;
+    const notice = { created: t.products.created, saved: t.products.saved, unchanged: t.products.unchanged }[request.query.done ?? ''];
     return editPage(request, reply, who, request.params.slug, notice ? { notice } : {});
   });
 
@@ -127,10 +181,38 @@ ${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     const body = request.body;
-    const outcome = await callTool(deps, request, who.actor, 'products.update', { slug: request.params.slug, patch: productFields(body) }, idempotencyKeyOf(body));
-    if (outcome.ok) return reply.redirect(`/admin/products/${encodeURIComponent(request.params.slug)}?done=saved`, 303);
-    return editPage(request, reply, who, request.params.slug, { values: body, refusal: refusalOf(outcome.problem) });
+    const { slug } = request.params;
+    const drawn = drawnOf(body);
+    // A form that does not say what it was drawn from cannot say what the person changed: nothing is written.
+    if (!drawn) return editPage(request, reply, who, slug, { notice: t.products.formOutdated });
+    const stock = parseStockChange(body.stockChange);
+    if (!stock.ok) {
+      return editPage(request, reply, who, slug, { values: body, refusal: { detail: t.products.stockChangeInvalid, resolution: t.products.stockChangeHint, fields: new Map([['stockChange', t.products.stockChangeInvalid]]) } });
+    }
+    const patch = changedFields(body, drawn, editedFields);
+    if (stock.change && 'setTo' in stock.change) patch.stock = stock.change.setTo;
+    const adjustment = stock.change && 'by' in stock.change ? stock.change.by : undefined;
+    if (Object.keys(patch).length === 0 && adjustment === undefined) return reply.redirect(`/admin/products/${encodeURIComponent(slug)}?done=unchanged`, 303);
+
+    if (Object.keys(patch).length > 0) {
+      const outcome = await callTool(deps, request, who.actor, 'products.update', { slug, patch }, idempotencyKeyOf(body), { ifMatch: drawn.version ? [drawn.version] : undefined });
+      if (!outcome.ok && outcome.problem.code === 'precondition_failed') {
+        return editPage(request, reply, who, slug, { conflict: { typed: body, entries: await changesAfter(request, who, slug, drawn.readAt) } });
+      }
+      if (!outcome.ok) return editPage(request, reply, who, slug, { values: body, refusal: refusalOf(outcome.problem) });
+    }
+    if (adjustment !== undefined) {
+      const outcome = await callTool(deps, request, who.actor, 'products.adjust_stock', { slug, by: adjustment }, idempotencyKeyOf({ _idem: body._idemStock ?? '' }));
+      if (!outcome.ok) return editPage(request, reply, who, slug, { values: { ...body, stockChange: '' }, refusal: refusalOf(outcome.problem) });
+    }
+    return reply.redirect(`/admin/products/${encodeURIComponent(slug)}?done=saved`, 303);
   });
+
+  /** The audit entries of the product since `readAt`, newest first; none when the person may not read the log. */
+  const changesAfter = async (request: FastifyRequest, who: SignedIn, slug: string, readAt: string): Promise<AuditEntry[]> => {
+    const outcome = await callTool(deps, request, who.actor, 'audit.list', { targetSlug: slug, since: readAt, limit: 10 });
+    return outcome.ok ? (outcome.result as AuditEntry[]).filter((entry) => entry.at > readAt) : [];
+  };
 
   app.get<{ Params: { slug: string } }>('/admin/products/:slug/delete', async (request, reply) => {
     const who = await signedIn(deps, request, reply);
