@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { EYEWEAR_VOCABULARY } from '../src/seed/search-vocabulary.ts';
 import { colourWords, relevanceValues } from '../src/shop/search-relevance.ts';
 
 /**
@@ -31,7 +32,7 @@ function filters(input: object): Fragment[] {
   for (const [key, column] of [['frameColor', 'products.frame_color'], ['lensColor', 'products.lens_color']] as const) {
     const colour = text(input, key);
     if (colour === undefined) continue;
-    const english = colourWords(colour);
+    const english = colourWords(colour, EYEWEAR_VOCABULARY);
     if (english === undefined) where.push((p) => `lower(${column}) = lower(${p(colour)})`);
     else where.push((p) => `to_tsvector('simple', translate(coalesce(${column}, ''), '/\\.@:_+', '       ')) @@ to_tsquery('simple', ${p(english)})`);
   }
@@ -57,7 +58,8 @@ const tableWalk = (wanted: number) => 1_000 + 10 * wanted;
 function relevanceClasses(q: string, c: Columns): Class[] {
   // The query text (words, their Danish equivalents, prefixes) is Butik's own pure function: what is compared is
   // the serving of the same SQL, not two spellings of a dictionary.
-  const values = relevanceValues(q);
+  // The bench shop stores the eyewear vocabulary (seed-catalog.ts); the baseline reads it as a constant.
+  const values = relevanceValues(q, EYEWEAR_VOCABULARY);
   if (!values) return [];
   const nameWords: Fragment = (p) => `${c.nameVector} @@ to_tsquery('simple', ${p(values.words)})`;
   const nameStarts: Fragment = (p) => `${c.nameVector} @@ to_tsquery('danish', ${p(values.prefixes)})`;

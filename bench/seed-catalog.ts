@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Catalog, CatalogProduct } from './catalog.ts';
 import { progressBar } from './progress.ts';
+import { EYEWEAR_VOCABULARY } from '../src/seed/search-vocabulary.ts';
 
 /**
  * Deterministic ids, so tie-breaks (newest first, then id) and therefore whole result pages are the same
@@ -99,6 +100,10 @@ export async function fillCatalog(client: SqlClient, catalog: Catalog, options: 
   await client.query('set synchronous_commit = off');
   await client.query(`truncate table ucp_webhook_outbox, ucp_payment_actions, ucp_orders, ucp_checkout_sessions, ucp_carts, order_items, orders, cart_items,
     carts, products, categories, discounts, audit_entries, idempotency_keys, api_keys`);
+
+  // The eyewear shop's words, as the demo shop has them: the bench searches in English as agents do.
+  await client.query(`insert into settings (key, value) values ('searchVocabulary', $1::jsonb)
+    on conflict (key) do update set value = excluded.value`, [JSON.stringify({ value: EYEWEAR_VOCABULARY })]);
 
   const categoryIds = new Map(catalog.categories.map((c, i) => [c.slug, categoryId(i)]));
   for (const [i, c] of catalog.categories.entries()) {

@@ -24,6 +24,7 @@ import { pagePreviewRoutes } from './pages/page-preview.ts';
 import { pagePages } from './pages/pages.ts';
 import { productPages } from './pages/products.ts';
 import { servicePages } from './pages/services.ts';
+import { searchWordsPages } from './pages/search-words.ts';
 import { settingsPages } from './pages/settings.ts';
 import { registerSessions } from './session.ts';
 import { setupRoutes } from './setup.ts';
@@ -91,6 +92,7 @@ export const adminRoutes: FastifyPluginAsync<{ deps: AppDeps; masterKey: string 
   approvalPages(app, deps);
   policyPages(app, deps);
   settingsPages(app, deps);
+  searchWordsPages(app, deps);
   // Its own scope: only the upload route parses multipart bodies.
   await app.register(async (scope) => importPages(scope, deps, masterKey));
 };

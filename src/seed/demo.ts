@@ -4,6 +4,8 @@ import { categories, products } from '../db/schema.ts';
 import { slugify } from '../domain/slugify.ts';
 import { seedDemoCommerce } from './commerce.ts';
 import { seedDemoContent } from './content.ts';
+import { EYEWEAR_VOCABULARY } from './search-vocabulary.ts';
+import { writeSetting } from '../shop/settings.ts';
 
 const CATEGORIES = [
   { slug: 'solbriller', name: 'Solbriller', description: 'Solbriller med UV400-beskyttelse til by, strand og bil.' },
@@ -87,6 +89,7 @@ export async function seedDemoStore(db: Db, options: { baseUrl: string }): Promi
     if (!aviator || !cloth) throw new Error('the demo order names products the demo catalog lacks');
     await seedDemoCommerce(tx, [aviator, cloth], new Date(start + PRODUCTS.length * 86_400_000));
     await seedDemoContent(tx, options);
+    await writeSetting(tx, { key: 'searchVocabulary', value: EYEWEAR_VOCABULARY, now: new Date(start) });
     return true;
   });
 }

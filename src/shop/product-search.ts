@@ -7,6 +7,7 @@ import type { ToolContext } from '../context.ts';
 import { toProductRecord } from './product-read.ts';
 import type { ProductRecord } from './product-read.ts';
 import { RELEVANCE_CLASSES, relevanceValues } from './search-relevance.ts';
+import { readSettings } from './settings.ts';
 
 const Filter = z.string().min(1).max(200);
 const PriceBound = z.int().min(0);
@@ -101,9 +102,11 @@ async function searchByRelevance<T>(search: Bound<T>, input: Search): Promise<T[
   return found;
 }
 
-function runSearch<T>(statements: SearchStatements<T>, input: Search & SearchFilters): Promise<T[]> {
-  const filters = searchFilters(input);
-  const relevance = input.q === undefined ? undefined : relevanceValues(input.q);
+async function runSearch<T>(db: ToolContext['db'], statements: SearchStatements<T>, input: Search & SearchFilters): Promise<T[]> {
+  // The shop's words (settings.searchVocabulary) come from the settings cache: no round trip per search.
+  const { searchVocabulary } = await readSettings(db);
+  const filters = searchFilters(input, searchVocabulary);
+  const relevance = input.q === undefined ? undefined : relevanceValues(input.q, searchVocabulary);
   if (relevance === undefined) {
     return statements.page(filters).execute({ ...filters.values, limit: input.limit, offset: input.offset });
   }
@@ -116,7 +119,7 @@ function runSearch<T>(statements: SearchStatements<T>, input: Search & SearchFil
  * same at every door.
  */
 export function searchCatalog(db: ToolContext['db'], input: Search & SearchFilters): Promise<Summary[]> {
-  return runSearch(searchStatements(db, 'summary'), input);
+  return runSearch(db, searchStatements(db, 'summary'), input);
 }
 
 /**
@@ -125,5 +128,5 @@ export function searchCatalog(db: ToolContext['db'], input: Search & SearchFilte
  * second read of the page.
  */
 export async function searchCatalogRecords(db: ToolContext['db'], input: Search & SearchFilters): Promise<ProductRecord[]> {
-  return (await runSearch(searchStatements(db, 'record'), input)).map(toProductRecord);
+  return (await runSearch(db, searchStatements(db, 'record'), input)).map(toProductRecord);
 }

@@ -8,6 +8,7 @@ import type { ProductRecordRow } from '../shop/product-read.ts';
 import type { ProductSummary } from '../schema/product.ts';
 import type { ToolContext } from '../context.ts';
 import { colourWords, RELEVANCE_CLASSES, relevanceClasses } from './search-relevance.ts';
+import type { SearchVocabulary } from './search-vocabulary.ts';
 import type { RelevanceClass } from './search-relevance.ts';
 
 /**
@@ -55,7 +56,7 @@ const colourHolds = (column: SQLWrapper, words: SQLWrapper) =>
  * the stable sort. Exact and case-insensitive; price bounds inclusive. A colour given in English
  * instead finds every colour that holds its Danish word (colourWords).
  */
-export function searchFilters(input: SearchFilters): BoundFilters {
+export function searchFilters(input: SearchFilters, vocabulary: SearchVocabulary): BoundFilters {
   const where: SQL[] = [isNull(products.deletedAt)];
   const shape: string[] = [];
   const values: Values = {};
@@ -76,7 +77,7 @@ export function searchFilters(input: SearchFilters): BoundFilters {
   for (const [name, column] of [['frameColor', products.frameColor], ['lensColor', products.lensColor]] as const) {
     const value = input[name];
     if (value === undefined) continue;
-    const english = colourWords(value);
+    const english = colourWords(value, vocabulary);
     if (english === undefined) add(name, sql`lower(${column}) = lower(${p(name)})`, value);
     else add(`${name}Words`, colourHolds(column, p(`${name}Words`)), english);
   }

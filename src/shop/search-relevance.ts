@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { SQL, SQLWrapper } from 'drizzle-orm';
 import { products } from '../db/schema.ts';
-import { meaningfulWords, searchTerms } from './search-synonyms.ts';
-import type { SearchTerm } from './search-synonyms.ts';
+import { meaningfulWords, searchTerms } from './search-vocabulary.ts';
+import type { SearchTerm, SearchVocabulary } from './search-vocabulary.ts';
 
 /** Letters and digits in any script (æ, ø, å included); everything else separates words and never reaches tsquery syntax. */
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -23,25 +23,25 @@ function termsQuery(terms: readonly SearchTerm[], suffix: string): string {
 /**
  * "polarised aviator" → words `(polarised | polariseret) & aviator`, prefixes `(polarised:* | polariseret:*) &
  * aviator:*`: each term matches as typed or through its Danish equivalents, and filler words ("for", "frame")
- * are left out (search-synonyms.ts). Unlowered: PostgreSQL normalises both sides alike.
+ * are left out, by the shop's vocabulary (search-vocabulary.ts). Unlowered: PostgreSQL normalises both sides alike.
  */
-export function relevanceValues(q: string): RelevanceValues | undefined {
+export function relevanceValues(q: string, vocabulary: SearchVocabulary): RelevanceValues | undefined {
   const typed = q.match(WORD);
   if (!typed) return undefined;
-  const words = meaningfulWords(typed);
-  const terms = searchTerms(words);
+  const words = meaningfulWords(typed, vocabulary);
+  const terms = searchTerms(words, vocabulary);
   return { words: termsQuery(terms, ''), prefixes: termsQuery(terms, ':*'), needle: words.join(' ') };
 }
 
 /**
  * A colour filter given in English, as whole words to find in the stored colour: "black" → `(black) | (sort)`,
- * which "sort" and "mat sort" both hold. Undefined when the value names no English word the dictionary
+ * which "sort" and "mat sort" both hold. Undefined when the value names no word the shop's vocabulary
  * knows: then the filter stays an exact match ("sort" is "sort", not "mat sort").
  */
-export function colourWords(value: string): string | undefined {
+export function colourWords(value: string, vocabulary: SearchVocabulary): string | undefined {
   const typed = value.match(WORD);
   if (!typed) return undefined;
-  const terms = searchTerms(meaningfulWords(typed));
+  const terms = searchTerms(meaningfulWords(typed, vocabulary), vocabulary);
   return terms.some((term) => term.danish.length > 0) ? termsQuery(terms, '') : undefined;
 }
 

@@ -4,6 +4,7 @@ import { cachedRead, markConfigWritten } from '../db/read-cache.ts';
 import { settings } from '../db/schema.ts';
 import { Email, NonNegativeInt, money } from '../schema/common.ts';
 import type { Queryable } from '../db/client.ts';
+import { EMPTY_VOCABULARY, SearchVocabulary } from './search-vocabulary.ts';
 
 
 /** The highest flat shipping price an operator can set: 10.000,00 kr. Guards against a kroner/øre mix-up. */
@@ -52,6 +53,7 @@ export const SettingsShape = z.strictObject({
       + 'Orders record it; changing it does not convert any stored amount.',
     examples: ['DKK'],
   }),
+  searchVocabulary: SearchVocabulary,
 });
 export type Settings = z.infer<typeof SettingsShape>;
 export type SettingKey = keyof Settings;
@@ -67,6 +69,7 @@ export const DEFAULT_SETTINGS: Settings = {
   freeShippingThresholdDkk: 50000,
   stackDiscountCodes: false,
   currency: 'DKK',
+  searchVocabulary: EMPTY_VOCABULARY,
 };
 
 export function isSettingKey(key: string): key is SettingKey {

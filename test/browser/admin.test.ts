@@ -133,7 +133,7 @@ describe.skipIf(MISSING)('the console in a browser', () => {
     const orderId = (await app().call('orders.list', { limit: 1 }, { key: await app().keyWith('orders:read') })).body.result[0]?.id;
     const paths = ['/admin/login', '/admin/overview', '/admin/activity', '/admin/orders', `/admin/orders/${orderId}`, `/admin/orders/${orderId}/slip`, '/admin/customers', '/admin/customers/karen%40example.dk', '/admin/products',
       '/admin/products/aviator-classic', '/admin/products/new', '/admin/products/aviator-classic/delete', '/admin/categories',
-      '/admin/categories?edit=solbriller', '/admin/categories/solbriller/delete', '/admin/keys'];
+      '/admin/categories?edit=solbriller', '/admin/categories/solbriller/delete', '/admin/keys', '/admin/settings/search-words'];
     for (const viewport of WIDTHS) {
       const page = await signedInAs('olga@shop.dk', viewport);
       try {

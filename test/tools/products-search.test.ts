@@ -1,13 +1,18 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { products } from '../../src/db/schema.ts';
+import { EYEWEAR_VOCABULARY } from '../../src/seed/search-vocabulary.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createCategory, createProduct, master, uniqueSlug } from '../helpers/fixtures.ts';
 import { expectValidation } from '../helpers/http.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
+beforeAll(async () => {
+  t = await createTestApp();
+  // The English words are the shop's data: this shop takes the demo eyewear shop's.
+  expect((await t.call('settings.update', { searchVocabulary: EYEWEAR_VOCABULARY }, master)).status).toBe(200);
+});
 afterAll(async () => { await t?.close(); });
 
 type Summary = { id: string; slug: string; name: string; brand: string | null; priceDkk: number; stock: number; featured: boolean };
@@ -264,4 +269,24 @@ describe('bounds', () => {
       expect((await t.call('products.search', good)).status).toBe(200);
     });
   }
+});
+
+describe('the search vocabulary is the shop\'s data', () => {
+  it('matches English words only through the words the shop stores, and follows a change at once', async () => {
+    const categorySlug = await shelf();
+    const product = await createProduct(t, { categorySlug, name: 'Fjord Cykelbrille', description: 'Let brille til cykling og løb.' });
+    expect(slugs(await search({ categorySlug, q: 'bicycle' }))).toEqual([]);
+    const vocabulary = { ...EYEWEAR_VOCABULARY, words: { ...EYEWEAR_VOCABULARY.words, bicycle: ['cykel', 'cykelbrille'] } };
+    expect((await t.call('settings.update', { searchVocabulary: vocabulary }, master)).status).toBe(200);
+    expect(slugs(await search({ categorySlug, q: 'bicycle' }))).toEqual([product.slug]);
+    expect((await t.call('settings.update', { searchVocabulary: EYEWEAR_VOCABULARY }, master)).status).toBe(200);
+    expect(slugs(await search({ categorySlug, q: 'bicycle' }))).toEqual([]);
+  });
+
+  it('refuses a phrase of more than three words and an empty list of catalog words by their paths', async () => {
+    const refused = await t.call('settings.update', { searchVocabulary: { words: { 'a very long phrase here': ['x'], kids: [] }, ignore: [] } }, master);
+    expect(refused.status).toBe(400);
+    const paths = (refused.body.errors as Array<{ path: string }>).map((error) => error.path);
+    expect(paths).toEqual(expect.arrayContaining(['searchVocabulary.words.a very long phrase here', 'searchVocabulary.words.kids']));
+  });
 });

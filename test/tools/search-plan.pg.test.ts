@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { categories, products } from '../../src/db/schema.ts';
 import { allCandidatesQuery, candidatesQuery, pageQuery, recentCandidatesQuery, recentPageQuery, searchFilters } from '../../src/shop/search-query.ts';
 import { relevanceValues } from '../../src/shop/search-relevance.ts';
+import { EMPTY_VOCABULARY } from '../../src/shop/search-vocabulary.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 
@@ -126,34 +127,34 @@ const seqScans = (plan: PlanNode[]) => plan.filter((n) => n['Node Type'] === 'Se
 
 describe.runIf(onPostgres)('search plans on PostgreSQL', () => {
   const db = () => t.database.db;
-  const noFilters = () => searchFilters({}).where;
+  const noFilters = () => searchFilters({}, EMPTY_VOCABULARY).where;
 
   it('walks the newest-first index, index only, for a page of a word in half the names', async () => {
-    const plan = await explain(recentPageQuery(db(), noFilters()), { window: 6000, limit: 20, offset: 0, ...relevanceValues('solbriller') });
+    const plan = await explain(recentPageQuery(db(), noFilters()), { window: 6000, limit: 20, offset: 0, ...relevanceValues('solbriller', EMPTY_VOCABULARY) });
     expect(plan.some((n) => n['Node Type'] === 'Index Only Scan' && n['Index Name'] === 'products_visible_newest_idx')).toBe(true);
     expect(seqScans(plan)).toEqual([]);
   });
 
   it('looks a rare name word up in the name GIN index once the walk comes up short', async () => {
-    const plan = await explain(allCandidatesQuery(db(), noFilters(), 0), { ...relevanceValues('kalejdoskop') });
+    const plan = await explain(allCandidatesQuery(db(), noFilters(), 0), { ...relevanceValues('kalejdoskop', EMPTY_VOCABULARY) });
     expect(indexes(plan)).toContain('products_name_search_idx');
     expect(seqScans(plan)).toEqual([]);
   });
 
   it('looks for a description word among the newest products, within a bounded walk', async () => {
-    const plan = await explain(recentCandidatesQuery(db(), noFilters(), 2), { limit: 20, window: 1200, ...relevanceValues('titanium') });
+    const plan = await explain(recentCandidatesQuery(db(), noFilters(), 2), { limit: 20, window: 1200, ...relevanceValues('titanium', EMPTY_VOCABULARY) });
     expect(indexes(plan)).toEqual(['products_visible_newest_idx']);
     expect(seqScans(plan)).toEqual([]);
   });
 
   it('looks a rare description word up in the full-text GIN index once the walk comes up short', async () => {
-    const plan = await explain(allCandidatesQuery(db(), noFilters(), 2), { ...relevanceValues('møn') });
+    const plan = await explain(allCandidatesQuery(db(), noFilters(), 2), { ...relevanceValues('møn', EMPTY_VOCABULARY) });
     expect(indexes(plan), JSON.stringify(plan)).toContain('products_search_idx');
     expect(seqScans(plan)).toEqual([]);
   });
 
   it('looks a misspelt word up in the trigram index', async () => {
-    const plan = await explain(candidatesQuery(db(), noFilters(), 3), { limit: 20, ...relevanceValues('kalejdoskp') });
+    const plan = await explain(candidatesQuery(db(), noFilters(), 3), { limit: 20, ...relevanceValues('kalejdoskp', EMPTY_VOCABULARY) });
     expect(indexes(plan)).toContain('products_name_trgm_idx');
     expect(seqScans(plan)).toEqual([]);
   });
@@ -164,7 +165,7 @@ describe.runIf(onPostgres)('search plans on PostgreSQL', () => {
       [{ categorySlug: 'skibriller' }, 'products_category_idx'],
       [{}, 'products_visible_newest_idx'],
     ] as const) {
-      const filters = searchFilters(input);
+      const filters = searchFilters(input, EMPTY_VOCABULARY);
       const plan = await explain(pageQuery(db(), filters.where), { ...filters.values, limit: 20, offset: 0 });
       expect(indexes(plan), JSON.stringify(input)).toContain(index);
       expect(seqScans(plan)).toEqual([]);

@@ -25,6 +25,7 @@ describe('settings.get', () => {
     expect(response.body.result).toEqual({
       storeName: 'Butik', tagline: null, contactEmail: null, companyAddress: null, cvrNumber: null,
       shippingDkk: 4900, freeShippingThresholdDkk: 50000, stackDiscountCodes: false, currency: 'DKK',
+      searchVocabulary: { words: {}, ignore: [] },
     });
     expect(response.body.result).toEqual(DEFAULT_SETTINGS);
   });

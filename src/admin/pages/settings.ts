@@ -15,16 +15,19 @@ import { t } from '../strings.ts';
 type Settings = {
   storeName: string; tagline: string | null; contactEmail: string | null; companyAddress: string | null; cvrNumber: string | null;
   shippingDkk: number; freeShippingThresholdDkk: number; stackDiscountCodes: boolean; currency: string;
+  searchVocabulary: { words: Record<string, string[]>; ignore: string[] };
 };
 type Flag = { key: string; enabled: boolean; description: string; default: boolean; updatedAt: string | null };
 type Form = Record<string, string>;
 type Query = { done?: string };
+/** The settings this page's form edits; the search words have a page of their own. */
+type FormField = Exclude<keyof Settings, 'searchVocabulary'>;
 
 /** The settings that may be cleared: an empty field sends null. */
 const NULLABLE = ['tagline', 'contactEmail', 'companyAddress', 'cvrNumber'] as const;
 const DONE: Record<string, string> = { saved: t.settings.saved, switched: t.settings.switched };
 
-function formOf(settings: Settings): Form {
+function formOf(settings: Settings): Record<FormField, string> {
   return {
     storeName: settings.storeName, tagline: settings.tagline ?? '', contactEmail: settings.contactEmail ?? '',
     companyAddress: settings.companyAddress ?? '', cvrNumber: settings.cvrNumber ?? '', shippingDkk: String(settings.shippingDkk),
@@ -66,7 +69,7 @@ ${field({ name: 'currency', label: t.settings.currency, value: values.currency, 
 
 function settingsList(settings: Settings): Html {
   return html`<section class="panel"><h2>${t.settings.shop}</h2><p>${t.settings.readOnly}</p><dl>${Object.entries(formOf(settings)).map(([name, value]) =>
-    html`<dt>${t.settings[name as keyof Settings]}</dt><dd>${value || '—'}</dd>`)}</dl></section>`;
+    html`<dt>${t.settings[name as keyof ReturnType<typeof formOf>]}</dt><dd>${value || '—'}</dd>`)}</dl></section>`;
 }
 
 function featuresTable(who: SignedIn, flags: Flag[], canWrite: boolean, timeZone: string): Html {
@@ -93,6 +96,7 @@ export function settingsPages(app: FastifyInstance, deps: AppDeps): void {
       title: t.settings.title, current: 'settings', viewer: who.viewer,
       main: html`<h1>${t.settings.title}</h1>${done ? noticeBox(done) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
 ${hasScope(who.actor, 'settings:write') ? settingsForm(who, settings, options.values ?? formOf(settings), options.refusal) : settingsList(settings)}
+<section class="panel"><h2>${t.settings.searchWords}</h2><p>${t.settings.searchWordsLead} <a href="/admin/settings/search-words">${t.settings.searchWords}</a> (${Object.keys(settings.searchVocabulary.words).length})</p></section>
 ${featuresTable(who, flags, hasScope(who.actor, 'features:write'), timeZone)}`,
     }, options.refusal ? 422 : 200);
   };
