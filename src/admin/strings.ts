@@ -57,7 +57,7 @@ export const t = {
     refundQuestion: (amount: string, customer: string, order: string) => `Refund ${amount} to ${customer} for order ${order}?`,
     refundRestocks: 'The items go back in stock.', refundConfirm: 'Refund', refundCancel: 'Back to the order',
     amountInvalid: 'Write an amount such as 1249, 1249,50 or 1.249,50.', refunds: 'Refunds', noReason: 'no reason given',
-    restocked: 'items back in stock',
+    restocked: 'items back in stock', reasonShown: 'Reason',
   },
   customers: {
     title: 'Customers', search: 'Name or e-mail', name: 'Name', email: 'E-mail', orders: 'Orders', spent: 'Spent', last: 'Last order',

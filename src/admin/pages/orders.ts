@@ -209,7 +209,7 @@ ${canWrite ? html`<section><h2>${t.orders.move}</h2>${statusForms(order, who, op
       title: t.orders.refundTitle, current: 'orders', viewer: who.viewer,
       main: html`<h1>${t.orders.refundTitle}</h1>
 <p>${t.orders.refundQuestion(formatMoney(amount, order.currency), `${order.shippingName} <${order.email}>`, number)}</p>
-${body.restock === 'on' ? html`<p>${t.orders.refundRestocks}</p>` : ''}${reason ? html`<p>${t.orders.refundReason}: ${reason}</p>` : ''}
+${body.restock === 'on' ? html`<p>${t.orders.refundRestocks}</p>` : ''}${reason ? html`<p>${t.orders.reasonShown}: ${reason}</p>` : ''}
 <form method="post" action="/admin/orders/${order.id}/refund">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">
 <input type="hidden" name="amount" value="${String(amount)}">${body.restock === 'on' ? html`<input type="hidden" name="restock" value="on">` : ''}
 ${reason ? html`<input type="hidden" name="reason" value="${reason}">` : ''}
