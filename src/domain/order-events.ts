@@ -15,7 +15,7 @@ export type OrderEvent =
     channel: string;
     from: OrderStatus;
     to: OrderStatus;
-    /** The order total, what a cancellation or refund gives back. */
+    /** What a cancellation or refund gives back: the order total, less what orders.refund gave back before a move to refunded. */
     totalAmount: number;
     shipment: OrderShipment;
     at: Date;

@@ -44,6 +44,14 @@ describe('orders.refund of an order paid through a UCP processor', () => {
     refund.mockRestore();
   });
 
+  it('a later move to refunded by orders.update_status queues only what is left, not the whole total again', async () => {
+    const { orderId } = await placeUcpOrder();
+    expect((await t.call('orders.refund', { orderId, amount: 500 }, master)).status).toBe(200);
+    expect((await t.call('orders.update_status', { orderId, status: 'refunded' }, master)).status).toBe(200);
+    const actions = await t.database.db.select().from(ucpPaymentActions).where(eq(ucpPaymentActions.orderId, orderId));
+    expect(actions.map((action) => action.amount)).toEqual([1500]);
+  });
+
   it('refuses the refund with payment_refund_failed when the processor fails, recording nothing', async () => {
     const refund = vi.spyOn(mockProcessor, 'refund').mockRejectedValueOnce(new Error('card account closed'));
     const { orderId } = await placeUcpOrder();
