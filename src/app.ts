@@ -38,8 +38,9 @@ import { approvalsWebhook } from './policies/webhook.ts';
 import type { ToolRuntime } from './tools/invoke.ts';
 import { ALL_TOOLS, buildRegistry } from './tools/registry.ts';
 import { webhookTools } from './tools/webhooks.ts';
-import type { OrderEventHub } from './context.ts';
+import type { OrderEventHub, PaymentRefundHub } from './context.ts';
 import { orderEvents } from './domain/order-events.ts';
+import { paymentRefunds } from './domain/payment-refunds.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -101,8 +102,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const clock = options.clock ?? (() => new Date());
   // Commerce announces order changes here; only the UCP module listens, and only while UCP is on (below).
   const events: OrderEventHub = orderEvents();
+  // Refunds pay back through the processor that took the money; only the UCP module has processors (below).
+  const refunds: PaymentRefundHub = paymentRefunds();
   const runtime: ToolRuntime = {
-    db: database.db, log: app.log, clock, baseUrl, orderEvents: events, timeZone: config.admin.timeZone,
+    db: database.db, log: app.log, clock, baseUrl, orderEvents: events, paymentRefunds: refunds, timeZone: config.admin.timeZone,
     ...(config.approvalsWebhook ? { approvalHeld: approvalsWebhook(config.approvalsWebhook, app.log, clock) } : {}),
   };
   const limiter = options.limiter ?? rateLimiterFromConfig(config, app.log);
@@ -178,7 +181,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       const [{ ucpFace }, { ucpOpenApi }] = await Promise.all([import('./ucp/face.ts'), import('./ucp/openapi.ts')]);
       // The OpenAPI document is built on its first request, after every face is registered.
       deps.openApiExtension = ucpOpenApi(config.ucp.auth);
-      ucp = await ucpFace(scope, { deps, policy: mode, events, clock, linking, ...(options.webhookTiming ? { timing: options.webhookTiming } : {}) });
+      ucp = await ucpFace(scope, { deps, policy: mode, events, refunds, clock, linking, ...(options.webhookTiming ? { timing: options.webhookTiming } : {}) });
     });
   }
   // The storefront and, with UCP on, the buyer's checkout pages share one scope: the product page's Buy form and

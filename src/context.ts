@@ -1,6 +1,7 @@
 import type { Actor } from './access/actor.ts';
 import type { Db, Tx } from './db/client.ts';
 import type { OrderEvents } from './domain/order-events.ts';
+import type { PaymentRefunds } from './domain/payment-refunds.ts';
 import type { Log } from './log.ts';
 
 /** How a call arrived: the JSON API, MCP, the command line, or a form of the /admin console. */
@@ -8,6 +9,9 @@ export type Channel = 'rest' | 'mcp' | 'cli' | 'admin';
 
 /** The order-event hub of one app, built at composition; commerce publishes with the transaction it writes in. */
 export type OrderEventHub = OrderEvents<Db | Tx>;
+
+/** Where faces that take payments register how they give money back; orders.refund asks it in its transaction. */
+export type PaymentRefundHub = PaymentRefunds<Db | Tx>;
 
 export type AuditRecord = {
   targetType: string;
@@ -30,6 +34,8 @@ export type ToolContext = {
   baseUrl: string;
   /** Where commerce announces order changes, in this call's transaction. */
   orderEvents: OrderEventHub;
+  /** The processors a refund pays back through (docs/architecture.md#payment-refunds). */
+  paymentRefunds: PaymentRefundHub;
   /**
    * The version tokens the caller's write is conditional on (REST If-Match, MCP _meta["butik/ifMatch"]);
    * undefined when the write is unconditional. Update tools check it with requireVersion.

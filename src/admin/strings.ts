@@ -51,6 +51,13 @@ export const t = {
     carrier: 'Carrier', trackingNumber: 'Tracking number', trackingUrl: 'Tracking URL', from: 'Delivery from (date)', to: 'Delivery to (date)',
     shipment: 'Shipment', window: 'Delivery window', slip: 'Packing slip', backToOrder: 'Back to the order',
     noMoves: 'This order has no further status.', subtotal: 'Subtotal', discount: 'Discount', shippingCost: 'Shipping',
+    refund: 'Refund', refundLead: (left: string) => `Left to refund: ${left}. The amount is in the shop currency, e.g. 1.249,50.`,
+    refundAmount: (currency: string) => `Amount (${currency})`, restock: 'Put the items back in stock', refundReason: 'Reason (optional)',
+    refundNext: 'Continue to confirm', refundTitle: 'Refund this order?',
+    refundQuestion: (amount: string, customer: string, order: string) => `Refund ${amount} to ${customer} for order ${order}?`,
+    refundRestocks: 'The items go back in stock.', refundConfirm: 'Refund', refundCancel: 'Back to the order',
+    amountInvalid: 'Write an amount such as 1249, 1249,50 or 1.249,50.', refunds: 'Refunds', noReason: 'no reason given',
+    restocked: 'items back in stock', reasonShown: 'Reason',
   },
   customers: {
     title: 'Customers', search: 'Name or e-mail', name: 'Name', email: 'E-mail', orders: 'Orders', spent: 'Spent', last: 'Last order',

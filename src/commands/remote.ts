@@ -4,6 +4,7 @@ import type { Database } from '../db/client.ts';
 import { DataDirInUseError, readServerAddress } from '../db/data-dir-lock.ts';
 import { ownerCommand } from './registry.ts';
 import { orderEvents } from '../domain/order-events.ts';
+import { paymentRefunds } from '../domain/payment-refunds.ts';
 import { resolveBaseUrl } from '../config.ts';
 import type { OrderEventHub } from '../context.ts';
 import type { ToolRuntime } from '../tools/invoke.ts';
@@ -64,12 +65,13 @@ async function viaServer(config: Config, name: string, input: unknown, refused: 
 
 /**
  * The runtime a command gets when the CLI opened the database itself (no server holds it). Its order events have
- * no listeners: with UCP on, approve a held order change through the console or a running server, whose UCP module hears it.
+ * no listeners and no processor pays a refund back (a refund of an order paid through one is refused): with UCP on,
+ * approve a held order change, or refund such an order, through the console or a running server, whose UCP module hears it.
  */
 function cliRuntime(config: Config, database: Database): ToolRuntime {
   const events: OrderEventHub = orderEvents();
   return {
-    db: database.db, clock: () => new Date(), baseUrl: resolveBaseUrl(config, config.port), orderEvents: events, timeZone: config.admin.timeZone,
+    db: database.db, clock: () => new Date(), baseUrl: resolveBaseUrl(config, config.port), orderEvents: events, paymentRefunds: paymentRefunds(), timeZone: config.admin.timeZone,
     log: { info: () => {}, warn: () => {}, error: (obj, msg) => console.error(msg ?? 'error', obj) },
   };
 }

@@ -1,6 +1,6 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { orderItems, orders, products } from '../db/schema.ts';
+import { orderItems, orderRefunds, orders, products } from '../db/schema.ts';
 import {
   ORDER_STATUSES, isLegalTransition, legalNextStatuses, releasesStockAndDiscount, timestampSetBy,
 } from '../domain/order-status.ts';
@@ -149,13 +149,22 @@ export async function changeOrderStatus(ctx: ToolContext, input: { orderId: stri
     // A UCP order of a shop that stacks codes holds several, comma-separated; they are released in code order.
     for (const code of (before.discountCode ?? '').split(',').filter(Boolean).sort()) await releaseDiscount(db, code, now);
   }
+  // A move to refunded gives back what orders.refund has not given back already.
+  const givesBack = to === 'refunded' ? before.totalDkk - await refundedSoFar(db, before.id) : before.totalDkk;
   const stamp = timestampSetBy(to);
   await updateOrder(ctx, before, { status: to, ...(stamp ? { [stamp]: now } : {}), ...shipment });
   await ctx.orderEvents.publish(db, {
-    type: 'order_status_changed', orderId: before.id, channel: before.channel, from, to, totalAmount: before.totalDkk, at: now,
+    type: 'order_status_changed', orderId: before.id, channel: before.channel, from, to, totalAmount: givesBack, at: now,
     shipment: { carrier: input.carrier ?? before.carrier, trackingNumber: input.trackingNumber ?? before.trackingNumber, trackingUrl: input.trackingUrl ?? before.trackingUrl },
   });
   return { id: before.id, status: to };
+}
+
+/** The øre orders.refund has given back for an order so far. */
+export async function refundedSoFar(db: Queryable, orderId: string): Promise<number> {
+  const [row] = await db.select({ sum: sql<number>`coalesce(sum(${orderRefunds.amount}), 0)`.mapWith(Number) }).from(orderRefunds)
+    .where(eq(orderRefunds.orderId, orderId));
+  return row?.sum ?? 0;
 }
 
 async function updateOrder(ctx: ToolContext, before: OrderRow, changes: Partial<typeof orders.$inferInsert>): Promise<void> {

@@ -289,6 +289,22 @@ export const orderItems = pgTable('order_items', {
   variantAttributes: jsonb('variant_attributes'),
 }, (t) => [index('order_items_order_idx').on(t.orderId), index('order_items_product_idx').on(t.productId)]);
 
+/** A refund of an order: how much, whether its items went back in stock, why, and who gave it (docs/behaviour.md#refunds). */
+export const orderRefunds = pgTable('order_refunds', {
+  id: id(),
+  orderId: text('order_id').notNull().references(() => orders.id, { onDelete: 'cascade' }),
+  /** Øre, never more than what the order's total still had unrefunded. */
+  amount: int53('amount').notNull(),
+  /** The lines put back in stock: [{ productId, quantity }], empty when nothing was restocked. */
+  restocked: jsonb('restocked').notNull().default([]),
+  reason: text('reason'),
+  /** Who refunded, as audit entries name them: actor kind, name and key id. */
+  actorKind: text('actor_kind', { enum: ['master', 'key', 'cli', 'anonymous', 'staff'] }).notNull(),
+  actorName: text('actor_name').notNull(),
+  actorKeyId: text('actor_key_id'),
+  createdAt: createdAt(),
+}, (t) => [index('order_refunds_order_idx').on(t.orderId, t.createdAt)]);
+
 export const auditEntries = pgTable('audit_entries', {
   id: id(),
   at: at('at').notNull().default(NOW_MS),

@@ -15,11 +15,16 @@ export type OrderEvent =
     channel: string;
     from: OrderStatus;
     to: OrderStatus;
-    /** The order total, what a cancellation or refund gives back. */
+    /** What a cancellation or refund gives back: the order total, less what orders.refund gave back before a move to refunded. */
     totalAmount: number;
     shipment: OrderShipment;
     at: Date;
-  };
+  }
+  /**
+   * orders.refund gave `amount` back, moving the order `from` → `to` (partial_refund or refunded). `paidBack`: the
+   * processor already returned the money inside the refund, so no subscriber may queue another payback.
+   */
+  | { type: 'order_refunded'; orderId: string; channel: string; from: OrderStatus; to: OrderStatus; amount: number; paidBack: boolean; at: Date };
 
 export type OrderEventHandler<Handle> = (handle: Handle, event: OrderEvent) => Promise<void>;
 

@@ -4,8 +4,8 @@ import type { OrderStatus } from './order-status.ts';
 /**
  * Whether an order in this status is a sale that counts as revenue (analytics.summary, customers.*):
  * the customer has paid or been invoiced and the order has not been called off or refunded in full.
- * An exhaustive switch, so a new status must be decided here. Refunded amounts of a partial refund
- * are not recorded on the order, so such an order counts with its full total.
+ * An exhaustive switch, so a new status must be decided here. A partial_refund order counts, net of its
+ * refunds: revenue sums take each order's total less what orders.refund gave back.
  */
 export function countsAsRevenue(status: OrderStatus): boolean {
   switch (status) {

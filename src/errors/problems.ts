@@ -109,6 +109,21 @@ export const PROBLEMS = {
     title: 'Illegal order status transition',
     resolution: 'Choose one of legalNextStatuses (also named in detail), or leave the order as it is.',
   },
+  refund_exceeds_remaining: {
+    status: 422,
+    title: 'Refund is more than what is left to refund',
+    resolution: 'Refund at most the order\'s total minus its earlier refunds (orders.get shows totalDkk and refunds), or leave amount out to refund all that is left.',
+  },
+  refund_restock_invalid: {
+    status: 422,
+    title: 'Lines to restock do not match the order',
+    resolution: 'Name only products of this order (by productId or sku, as orders.get shows its items), each at most the quantity not yet put back by earlier refunds.',
+  },
+  payment_refund_failed: {
+    status: 502,
+    title: 'The payment processor did not give the money back',
+    resolution: 'Nothing was recorded and the order is unchanged. Try again later; if it keeps failing, refund at the payment processor and record it with orders.update_status.',
+  },
   out_of_stock: {
     status: 422,
     title: 'Not enough stock',

@@ -1,4 +1,4 @@
-import { and, eq, gte, isNull, sql } from 'drizzle-orm';
+import { and, eq, gte, isNull, or, sql } from 'drizzle-orm';
 import type { Actor } from '../access/actor.ts';
 import type { Queryable } from '../db/client.ts';
 import { auditEntries } from '../db/schema.ts';
@@ -78,8 +78,16 @@ function newPrice(tool: string, input: Input): number | undefined {
   return typeof price === 'number' ? price : undefined;
 }
 
-/** A move to refunded or partial_refund from another status, and the order total it gives back. */
+/**
+ * What a call refunds, or undefined when it refunds nothing: orders.refund's amount (left out, it is judged as the whole
+ * order total, the most it can be), or a move to refunded or partial_refund from another status, judged as the total.
+ */
 async function refundAmount(call: HeldCall, current: () => Promise<Target | undefined>): Promise<number | undefined> {
+  if (call.tool === 'orders.refund') {
+    if (typeof call.input.amount === 'number') return call.input.amount;
+    const order = (await current())?.row;
+    return typeof order?.totalDkk === 'number' ? order.totalDkk : 0;
+  }
   if (call.tool !== 'orders.update_status' || typeof call.input.status !== 'string' || !REFUND_STATUSES.has(call.input.status)) return undefined;
   const order = (await current())?.row;
   if (order?.status === call.input.status) return undefined;
@@ -114,9 +122,13 @@ async function overBudget(
   if (rule.refundsOere !== undefined) {
     const amount = await refundAmount(call, current);
     if (amount !== undefined) {
-      const [row] = await db.select({ sum: sql<number>`coalesce(sum((${auditEntries.after}->>'totalDkk')::bigint), 0)::bigint` }).from(auditEntries)
-        .where(and(mine, eq(auditEntries.tool, 'orders.update_status'), sql`${auditEntries.after}->>'status' in ('refunded', 'partial_refund')`,
-          sql`(${auditEntries.before}->>'status') is distinct from (${auditEntries.after}->>'status')`));
+      // orders.refund entries carry their amount; a status move to a refund status counted the order total.
+      const refunded = sql`case when ${auditEntries.tool} = 'orders.refund' then (${auditEntries.after}->'refund'->>'amount')::bigint
+        else (${auditEntries.after}->>'totalDkk')::bigint end`;
+      const [row] = await db.select({ sum: sql<number>`coalesce(sum(${refunded}), 0)::bigint` }).from(auditEntries)
+        .where(and(mine, or(eq(auditEntries.tool, 'orders.refund'), and(eq(auditEntries.tool, 'orders.update_status'),
+          sql`${auditEntries.after}->>'status' in ('refunded', 'partial_refund')`,
+          sql`(${auditEntries.before}->>'status') is distinct from (${auditEntries.after}->>'status')`))));
       if (Number(row?.sum ?? 0) + amount > rule.refundsOere) return `${describeRule(rule)} of ${rule.refundsOere} øre refunded a day`;
     }
   }

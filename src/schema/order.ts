@@ -89,6 +89,21 @@ export const OrderRecord = z.strictObject({
   items: z.array(OrderItemRecord),
 });
 
+/** One refund of an order as orders.get shows it (docs/behaviour.md#refunds). */
+/** The lines a refund put back in stock; empty when none. */
+export const RestockedLines = z.array(z.strictObject({ productId: Id, quantity: z.int().min(1) }));
+
+export const OrderRefund = z.strictObject({
+  amount: Oere,
+  at: Timestamp,
+  by: z.string().meta({ description: 'Who refunded, as the activity log names them.' }),
+  reason: z.string().nullable(),
+  restocked: RestockedLines,
+});
+
+/** orders.get: the record with its refunds, oldest first. */
+export const OrderWithRefunds = OrderRecord.extend({ refunds: z.array(OrderRefund) });
+
 /** Shipping and billing addresses and contact details taken by cart.checkout (docs/behaviour.md#checkout). */
 const Line = z.string().trim().min(1).max(200);
 const Address = {

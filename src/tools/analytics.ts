@@ -3,7 +3,7 @@ import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../domain/order-status.ts';
 import { REVENUE_STATUSES, usesDiscount } from '../domain/revenue.ts';
-import { orderItems, orders, products } from '../db/schema.ts';
+import { orderItems, orderRefunds, orders, products } from '../db/schema.ts';
 import { Id, NonNegativeInt, Oere, Timestamp, toIso, money } from '../schema/common.ts';
 import { OrderStatus } from '../schema/order.ts';
 import type { ToolContext } from '../context.ts';
@@ -38,7 +38,7 @@ const SummaryOutput = z.strictObject({
   orderCount: NonNegativeInt.meta({ description: 'All orders in the range, in any status.' }),
   revenueStatuses: z.array(OrderStatus).meta({ description: 'The statuses whose orders count as revenue.' }),
   revenueOrderCount: NonNegativeInt.meta({ description: 'Orders in the range whose status is in revenueStatuses.' }),
-  revenueDkk: money(Oere, 'the sum of totalDkk (incl. shipping, after discount, incl. VAT) of those orders.'),
+  revenueDkk: money(Oere, 'the sum of totalDkk (incl. shipping, after discount, incl. VAT) of those orders, less their refunds.'),
   averageOrderValueDkk: money(Oere, 'revenueDkk / revenueOrderCount rounded to whole øre; 0 without orders.'),
   byStatus: FiguresByStatus,
   topProducts: z.array(z.strictObject({
@@ -64,6 +64,8 @@ type Summary = z.input<typeof SummaryOutput>;
 
 const asNumber = (value: unknown): number => Number(value);
 const isRevenue = inArray(orders.status, [...REVENUE_STATUSES]);
+/** What an order brings in: its total less what its refunds gave back (docs/behaviour.md#refunds). */
+const netDkk = sql`(${orders.totalDkk} - coalesce((select sum(${orderRefunds.amount}) from ${orderRefunds} where ${orderRefunds.orderId} = ${orders.id}), 0))`;
 
 function orderFilter(input: z.output<typeof SummaryInput>): SQL[] {
   const conditions: SQL[] = [];
@@ -84,12 +86,12 @@ async function orderFigures(db: ToolContext['db'], filter: SQL[]) {
     orderCount: sql<number>`count(*)`.mapWith(asNumber),
     totalDkk: sql<number>`coalesce(sum(${orders.totalDkk}), 0)`.mapWith(asNumber),
     revenueOrderCount: sql<number>`count(*) filter (where ${isRevenue})`.mapWith(asNumber),
-    revenueDkk: sql<number>`coalesce(sum(${orders.totalDkk}) filter (where ${isRevenue}), 0)`.mapWith(asNumber),
-    averageOrderValueDkk: sql<number>`coalesce(round(avg(${orders.totalDkk}) filter (where ${isRevenue})), 0)`.mapWith(asNumber),
+    revenueDkk: sql<number>`coalesce(sum(${netDkk}) filter (where ${isRevenue}), 0)`.mapWith(asNumber),
+    averageOrderValueDkk: sql<number>`coalesce(round(avg(${netDkk}) filter (where ${isRevenue})), 0)`.mapWith(asNumber),
     agentOrderCount: sql<number>`count(*) filter (where ${orders.isAiGenerated})`.mapWith(asNumber),
     agentShare: sql<number>`coalesce(count(*) filter (where ${orders.isAiGenerated})::float8 / nullif(count(*), 0), 0)`
       .mapWith(asNumber),
-    agentRevenueDkk: sql<number>`coalesce(sum(${orders.totalDkk}) filter (where ${orders.isAiGenerated} and ${isRevenue}), 0)`
+    agentRevenueDkk: sql<number>`coalesce(sum(${netDkk}) filter (where ${orders.isAiGenerated} and ${isRevenue}), 0)`
       .mapWith(asNumber),
   }).from(orders).where(and(...filter)).groupBy(sql`rollup(${orders.status})`);
 
@@ -138,7 +140,8 @@ export const analyticsSummary = defineTool({
     + 'fromDate and toDate (optional, inclusive) filter on the order creation time; status narrows every figure to one '
     + `status. Revenue counts the orders whose status is one of ${REVENUE_STATUSES.join(', ')} (sold: paid or invoiced, `
     + 'not called off); pending_payment (card not paid yet), flagged_review, cancelled and refunded orders do not count, '
-    + 'and a partial_refund order counts with its full total. Top products come from revenue orders; discount usage '
+    + 'and revenue is net of refunds: an order counts with its total less what orders.refund gave back (a partial_refund order with '
+    + 'its total minus the refunded amounts). Top products come from revenue orders; discount usage '
     + 'counts every order except cancelled ones (cancelling gives the use back). A period without orders gives zeros.',
   scope: 'analytics:read',
   annotations: readOnly('Sales summary'),

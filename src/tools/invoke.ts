@@ -10,7 +10,7 @@ import { VersionedResult } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
 import type { Warning } from '../schema/warning.ts';
 import type { Log } from '../log.ts';
-import type { Channel, OrderEventHub, ToolContext } from '../context.ts';
+import type { Channel, OrderEventHub, PaymentRefundHub, ToolContext } from '../context.ts';
 import type { ApprovalNotice } from '../policies/webhook.ts';
 
 /** What the transports share: built once at start-up. */
@@ -20,6 +20,7 @@ export type ToolRuntime = {
   clock: () => Date;
   baseUrl: string;
   orderEvents: OrderEventHub;
+  paymentRefunds: PaymentRefundHub;
   /** The shop's time zone (BUTIK_TIME_ZONE): where a daily budget's day begins. */
   timeZone: string;
   /** Told of each new pending approval, without waiting (the approvals webhook, when one is configured). */
@@ -123,6 +124,7 @@ export async function executeTool(runtime: ToolRuntime, call: PreparedCall, appr
     log,
     baseUrl: runtime.baseUrl,
     orderEvents: runtime.orderEvents,
+    paymentRefunds: runtime.paymentRefunds,
     ...(call.ifMatch !== undefined ? { ifMatch: call.ifMatch } : {}),
     audit: (record) => appendAudit(db, { record, actor, channel, tool: tool.name, at: runtime.clock(), approvedBy: approved?.approvedBy }),
   });

@@ -3,13 +3,14 @@ import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { orders } from '../db/schema.ts';
 import { describeTransitions } from '../domain/order-status.ts';
-import { Email, Id, Timestamp } from '../schema/common.ts';
-import { OrderRecord, OrderStatus, OrderSummary, SHIPMENT_FIELDS, Shipment } from '../schema/order.ts';
+import { Email, Id, Oere, Timestamp, money } from '../schema/common.ts';
+import { OrderStatus, OrderSummary, OrderWithRefunds, RestockedLines, SHIPMENT_FIELDS, Shipment } from '../schema/order.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
 import { currentVersion } from '../shop/record-version.ts';
 import { requireVersion } from './version-check.ts';
 import { changeOrderStatus, findOrder, itemsByOrder, toOrderRecord, toOrderSummary } from '../commerce/orders.ts';
+import { refundOrder, refundsOf, toRefundRecord } from '../commerce/order-refunds.ts';
 
 const AMOUNTS = 'All amounts are øre (1/100 DKK) incl. 25 % VAT.';
 
@@ -47,15 +48,17 @@ export const listOrders = defineTool({
 
 export const getOrder = defineTool({
   name: 'orders.get',
-  description: `Get the full record of one order with its items; every field is present, null where unknown. ${AMOUNTS}`,
+  description: 'Get the full record of one order with its items and its refunds (amount, at, by, reason, restocked lines), '
+    + `oldest first; every field is present, null where unknown. ${AMOUNTS}`,
   scope: 'orders:read',
   annotations: readOnly('Get order'),
   input: z.strictObject({ orderId: Id }).meta({ examples: [{ orderId: '0193a5c4-7d1e-7c3a-9f2b-3e4d5c6b7a81' }] }),
-  output: OrderRecord,
+  output: OrderWithRefunds,
   async handler({ orderId }, { db }) {
     const order = await findOrder(db, orderId);
     const items = await itemsByOrder(db, [order.id]);
-    return toOrderRecord(order, items.get(order.id) ?? []);
+    const refunds = await refundsOf(db, order.id);
+    return { ...toOrderRecord(order, items.get(order.id) ?? []), refunds: refunds.map(toRefundRecord) };
   },
   version: (order, { db }) => currentVersion(db, orders, order.id),
 });
@@ -90,4 +93,44 @@ export const updateOrderStatus = defineTool({
   version: (order, { db }) => currentVersion(db, orders, order.id),
 });
 
-export const orderTools: AnyTool[] = [listOrders, getOrder, updateOrderStatus];
+const RestockLine = z.strictObject({
+  productId: Id.optional(),
+  sku: z.string().min(1).max(200).optional().meta({ description: 'Or the product\'s or variant\'s SKU.' }),
+  quantity: z.int().min(1).max(1_000_000).meta({ description: 'How many to put back.' }),
+}).refine((line) => (line.productId === undefined) !== (line.sku === undefined), { message: 'give productId or sku, not both', path: ['productId'] });
+
+export const refundOrderTool = defineTool({
+  name: 'orders.refund',
+  description: 'Refund an order, whole or in part: amount defaults to all that is left (total minus earlier refunds); '
+    + 'more → 422 refund_exceeds_remaining. The order becomes refunded when nothing is left, else partial_refund '
+    + '(a status that cannot move there → 422 illegal_transition); refundedAt is set. restock puts the lines (or only '
+    + '`lines`) back in stock. An order paid through a payment processor is paid back through it first; if that fails → '
+    + `502 payment_refund_failed, nothing recorded. orders.get lists refunds. ${AMOUNTS}`,
+  scope: 'orders:write',
+  annotations: write('Refund order', { idempotent: false, destructive: true }),
+  input: z.strictObject({
+    orderId: Id,
+    amount: money(z.int().min(1), 'the amount to refund, at least 1; left out: everything left to refund.', 124900).optional(),
+    restock: z.boolean().default(false).meta({ description: 'Put the refunded lines back in stock.' }),
+    lines: z.array(RestockLine).min(1).max(500).optional().meta({ description: 'With restock: only these lines; left out: every line.' }),
+    reason: z.string().trim().min(1).max(500).optional().meta({ description: 'Why, shown in the order history.' }),
+  }).refine((input) => input.lines === undefined || input.restock, { message: 'lines can only be given with restock: true', path: ['lines'] })
+    .meta({ examples: [{ orderId: '0193a5c4-7d1e-7c3a-9f2b-3e4d5c6b7a81', amount: 24900, restock: true, reason: 'Skår i koppen' }] }),
+  output: z.strictObject({
+    orderId: Id,
+    status: OrderStatus,
+    amount: Oere,
+    refundedDkk: Oere.meta({ description: 'øre refunded in all.' }),
+    remainingDkk: Oere.meta({ description: 'øre still refundable.' }),
+    restocked: RestockedLines,
+  }),
+  async handler(input, ctx) {
+    await requireVersion(ctx, {
+      table: orders, id: input.orderId, readTool: 'orders.get', current: () => getOrder.handler({ orderId: input.orderId }, ctx),
+    });
+    return refundOrder(ctx, input);
+  },
+  version: (refund, { db }) => currentVersion(db, orders, refund.orderId),
+});
+
+export const orderTools: AnyTool[] = [listOrders, getOrder, updateOrderStatus, refundOrderTool];

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { OrderEventHub } from '../context.ts';
+import type { OrderEventHub, PaymentRefundHub } from '../context.ts';
 import type { AppDeps } from '../deps.ts';
 import type { BuyerLinking } from './identity/linked-buyer.ts';
 import { feedOrderEvents } from './webhooks/order-feed.ts';
@@ -7,6 +7,7 @@ import type { OutboundPolicy } from './core/outbound.ts';
 import { ucpOperations } from './operations.ts';
 import type { RunOperation } from './call/call.ts';
 import { paymentActions } from './payments/payment-actions.ts';
+import { refundThroughProcessors } from './payments/refund-seam.ts';
 import { platformProfiles } from './signatures/platform-profile.ts';
 import { ucpRoutes } from './routes.ts';
 import { signingKeySource } from './signatures/signing-keys.ts';
@@ -17,6 +18,8 @@ export type UcpFaceOptions = {
   policy: OutboundPolicy;
   /** Where commerce announces order changes; UCP turns them into webhook events. */
   events: OrderEventHub;
+  /** Where commerce's refunds pay back; UCP registers the processors its orders were paid through. */
+  refunds: PaymentRefundHub;
   clock: () => Date;
   /** How a linked buyer's token is checked (identity linking through the OAuth server). */
   linking: BuyerLinking;
@@ -30,9 +33,10 @@ export type UcpFaceOptions = {
  * Answers the UCP operations the routes run, for the buyer's checkout pages to run too: the same webhook worker,
  * which they wake after an order, and the same cache of platform profiles.
  */
-export async function ucpFace(app: FastifyInstance, { deps, policy, events, clock, linking, timing }: UcpFaceOptions): Promise<RunOperation> {
+export async function ucpFace(app: FastifyInstance, { deps, policy, events, refunds, clock, linking, timing }: UcpFaceOptions): Promise<RunOperation> {
   const { db } = deps.database;
   feedOrderEvents(events);
+  refundThroughProcessors(refunds);
   const delivery = webhookDelivery({ db, policy, log: app.log, baseUrl: () => deps.baseUrl, clock, ...timing });
   const payments = paymentActions({ db, log: app.log, clock, ...timing });
   app.addHook('onClose', async () => { await Promise.all([delivery.close(), payments.close()]); });

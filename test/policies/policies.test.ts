@@ -133,6 +133,23 @@ describe('rule kinds', () => {
     expect((await t.call('orders.get', { orderId: order.orderId }, master)).body.result.status).toBe('paid');
   });
 
+  it('refund: an agent\'s orders.refund is held too; over a daily refund budget it is held, within it it runs', async () => {
+    await setPolicies({ rules: [{ kind: 'refund' }] });
+    const order = await placeOrder(t);
+    await t.call('orders.update_status', { orderId: order.orderId, status: 'paid' }, master);
+    expect((await t.call('orders.refund', { orderId: order.orderId, amount: 100 }, { key: agent })).status).toBe(202);
+
+    await setPolicies({ rules: [{ kind: 'daily_budget', refundsOere: 5000 }] });
+    const refunder = await keyNamed('refund-agent');
+    expect((await t.call('orders.refund', { orderId: order.orderId, amount: 3000 }, { key: refunder })).status).toBe(200);
+    const over = await t.call('orders.refund', { orderId: order.orderId, amount: 2001 }, { key: refunder });
+    expect(over.status).toBe(202);
+    expect(over.body.reason ?? JSON.stringify(over.body)).toContain('5000 øre refunded a day');
+    expect((await t.call('orders.refund', { orderId: order.orderId, amount: 2000 }, { key: refunder })).status).toBe(200);
+    const refunds = (await t.call('orders.get', { orderId: order.orderId }, master)).body.result.refunds;
+    expect(refunds.map((refund: { amount: number }) => refund.amount)).toEqual([3000, 2000]);
+  });
+
   it('daily_budget: the call over the day\'s count is held for the keys it names; the count restarts at the shop\'s midnight', async () => {
     await setPolicies({ rules: [{ kind: 'daily_budget', discountsCreated: 2, keys: ['my-agent'] }] });
     // 22:30 in Copenhagen (UTC+1 in March): two codes fit, the third is held.

@@ -18,7 +18,7 @@ const RECORD_KEYS = [
   'acpSessionId', 'aiAgentSource', 'billingAddress', 'billingCity', 'billingCountry', 'billingName', 'billingZip', 'carrier',
   'channel', 'confirmationEmailSentAt', 'createdAt', 'currency', 'discountCode', 'discountDkk', 'disputedAt', 'email',
   'estDeliveryFrom', 'estDeliveryTo', 'fxRate', 'id', 'invoiceId', 'invoicePdfUrl', 'invoiceProvider', 'isAiGenerated', 'items',
-  'paidAt', 'paymentMethod', 'phoneNumber', 'processorPaymentIntentId', 'refundedAt', 'shippingAddress', 'shippingCity',
+  'paidAt', 'paymentMethod', 'phoneNumber', 'processorPaymentIntentId', 'refundedAt', 'refunds', 'shippingAddress', 'shippingCity',
   'shippingDkk', 'shippingName', 'shippingZip', 'status', 'subtotalDkk', 'totalDkk', 'trackingNumber', 'trackingUrl', 'userId',
   'vatOere',
 ];

@@ -10,8 +10,9 @@ import { statusLabel, statusWords } from '../order-status-words.ts';
 import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
 import type { Refusal } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
-import { field, filled } from '../fields.ts';
+import { checkbox, field, filled } from '../fields.ts';
 import { formatDate, formatDay, formatMoney } from '../format.ts';
+import { amountText, parseAmount } from '../refund-amount.ts';
 import { signedIn } from '../session.ts';
 import type { SignedIn } from '../session.ts';
 import { t } from '../strings.ts';
@@ -30,7 +31,10 @@ type OrderRecord = OrderSummary & {
   paidAt: string | null; currency: string; channel: string; carrier: string | null; trackingNumber: string | null;
   trackingUrl: string | null; estDeliveryFrom: string | null; estDeliveryTo: string | null;
   items: Array<{ productName: string; quantity: number; unitPriceDkk: number }>;
+  refunds: Refund[];
 };
+
+type Refund = { amount: number; at: string; by: string; reason: string | null; restocked: Array<{ productId: string; quantity: number }> };
 
 type ListQuery = { status?: string; email?: string; before?: string };
 type StatusBody = Record<string, string>;
@@ -57,6 +61,35 @@ ${field({ name: 'trackingUrl', label: t.orders.trackingUrl, type: 'url', value: 
 ${field({ name: 'estDeliveryFrom', label: t.orders.from, type: 'date', value: typed.estDeliveryFrom, error: err('estDeliveryFrom') })}
 ${field({ name: 'estDeliveryTo', label: t.orders.to, type: 'date', value: typed.estDeliveryTo, error: err('estDeliveryTo') })}` : ''}
 <button type="submit">${t.orders.moveTo(statusWords(status))}</button></form>`)}`;
+}
+
+/** What is left to refund: the total less the refunds so far. */
+function refundable(order: OrderRecord): number {
+  return order.totalDkk - order.refunds.reduce((sum, refund) => sum + refund.amount, 0);
+}
+
+/** Whether the status machine lets the order be refunded (a second partial refund keeps partial_refund). */
+function canBeRefunded(order: OrderRecord): boolean {
+  if (refundable(order) <= 0) return false;
+  if (order.status === 'partial_refund') return true;
+  return legalNextStatuses(order.status, { paid: order.paidAt !== null }).some((status) => status === 'refunded' || status === 'partial_refund');
+}
+
+/** The refund form: an amount in the shop currency, prefilled with all that is left, restock and reason; it leads to a confirmation. */
+function refundForm(order: OrderRecord, who: SignedIn, typed: StatusBody, refusal: Refusal | undefined): Html {
+  const left = refundable(order);
+  return html`<section class="panel"><h2>${t.orders.refund}</h2><p>${t.orders.refundLead(formatMoney(left, order.currency))}</p>
+<form method="post" action="/admin/orders/${order.id}/refund/confirm">${csrfField(who.viewer)}
+${field({ name: 'amount', label: t.orders.refundAmount(order.currency), value: typed.amount ?? amountText(left, order.currency), error: refusal?.fields.get('amount'), required: true })}
+${checkbox({ name: 'restock', label: t.orders.restock, checked: typed.restock === 'on' })}
+${field({ name: 'reason', label: t.orders.refundReason, value: typed.reason, error: refusal?.fields.get('reason') })}
+<button type="submit">${t.orders.refundNext}</button></form></section>`;
+}
+
+/** The order's refunds in its history: when, who, how much and why. */
+function refundList(order: OrderRecord, timeZone: string): Html | string {
+  if (order.refunds.length === 0) return '';
+  return html`<h3>${t.orders.refunds}</h3><ul>${order.refunds.map((refund) => html`<li>${formatDate(refund.at, timeZone)} · ${refund.by} · ${t.orders.refund} ${formatMoney(refund.amount, order.currency)} · ${refund.reason ?? t.orders.noReason}${refund.restocked.length > 0 ? ` · ${t.orders.restocked}` : ''}</li>`)}</ul>`;
 }
 
 /** A status an order-history entry records, in words; '—' where the entry has none. */
@@ -139,7 +172,9 @@ ${order.billingAddress ? html`<h2>${t.orders.billing}</h2><p>${order.billingName
 <h2>${t.orders.payment}</h2><p>${order.paymentMethod ?? '—'} · ${order.paidAt ? formatDate(order.paidAt, timeZone) : '—'}</p>
 ${shipment(order, timeZone)}</section>
 <section class="panel"><h2>${t.orders.history}</h2>${history.length === 0 ? html`<p>${t.none}</p>` : html`<ul>${history.map((entry) =>
-        html`<li>${formatDate(entry.at, timeZone)} · ${entry.actor.name} · ${historyStatus(entry.before)} → ${historyStatus(entry.after)}</li>`)}</ul>`}</section>
+        html`<li>${formatDate(entry.at, timeZone)} · ${entry.actor.name} · ${historyStatus(entry.before)} → ${historyStatus(entry.after)}</li>`)}</ul>`}
+${refundList(order, timeZone)}</section>
+${canWrite && canBeRefunded(order) ? refundForm(order, who, options.typed ?? {}, options.refusal) : ''}
 ${canWrite ? html`<section><h2>${t.orders.move}</h2>${statusForms(order, who, options.typed ?? {}, options.refusal)}</section>` : ''}`,
     }, options.refusal ? 422 : 200);
   };
@@ -155,6 +190,47 @@ ${canWrite ? html`<section><h2>${t.orders.move}</h2>${statusForms(order, who, op
     if (!who) return reply;
     const order = await readTool<OrderRecord>(deps, request, who.actor, 'orders.get', { orderId: request.params.id });
     return sendAdminPage(reply, { title: `${t.orders.slip} ${order.id.slice(0, 8)}`, current: 'orders', viewer: who.viewer, main: packingSlip(order, timeZone) });
+  });
+
+  // The refund's first step checks the amount and asks; nothing is refunded until the confirmation is sent.
+  app.post<{ Params: { id: string }; Body: StatusBody }>('/admin/orders/:id/refund/confirm', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    const body = request.body;
+    const order = await readTool<OrderRecord>(deps, request, who.actor, 'orders.get', { orderId: request.params.id });
+    const amount = parseAmount(body.amount ?? '', order.currency);
+    if (amount === undefined || amount <= 0) {
+      const refusal: Refusal = { detail: t.orders.amountInvalid, resolution: t.orders.amountInvalid, fields: new Map([['amount', t.orders.amountInvalid]]) };
+      return detail(request, reply, who, order.id, { typed: body, refusal });
+    }
+    const reason = filled(body, 'reason');
+    const number = order.id.slice(0, 8);
+    return sendAdminPage(reply, {
+      title: t.orders.refundTitle, current: 'orders', viewer: who.viewer,
+      main: html`<h1>${t.orders.refundTitle}</h1>
+<p>${t.orders.refundQuestion(formatMoney(amount, order.currency), `${order.shippingName} <${order.email}>`, number)}</p>
+${body.restock === 'on' ? html`<p>${t.orders.refundRestocks}</p>` : ''}${reason ? html`<p>${t.orders.reasonShown}: ${reason}</p>` : ''}
+<form method="post" action="/admin/orders/${order.id}/refund">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">
+<input type="hidden" name="amount" value="${String(amount)}">${body.restock === 'on' ? html`<input type="hidden" name="restock" value="on">` : ''}
+${reason ? html`<input type="hidden" name="reason" value="${reason}">` : ''}
+<button type="submit">${t.orders.refundConfirm}</button> <a href="/admin/orders/${order.id}">${t.orders.refundCancel}</a></form>`,
+    });
+  });
+
+  app.post<{ Params: { id: string }; Body: StatusBody }>('/admin/orders/:id/refund', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    const body = request.body;
+    // The confirmation page carries the amount in minor units, as the tool takes it.
+    const input = {
+      orderId: request.params.id,
+      amount: /^\d+$/.test(body.amount ?? '') ? Number(body.amount) : body.amount,
+      restock: body.restock === 'on',
+      ...(filled(body, 'reason') ? { reason: filled(body, 'reason') } : {}),
+    };
+    const outcome = await callTool(deps, request, who.actor, 'orders.refund', input, idempotencyKeyOf(body));
+    if (outcome.ok) return reply.redirect(`/admin/orders/${request.params.id}?done=1`, 303);
+    return detail(request, reply, who, request.params.id, { refusal: refusalOf(outcome.problem) });
   });
 
   app.post<{ Params: { id: string }; Body: StatusBody }>('/admin/orders/:id/status', { preHandler: app.csrfProtection }, async (request, reply) => {

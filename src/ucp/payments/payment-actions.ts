@@ -2,14 +2,9 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { ucpOrders, ucpPaymentActions } from '../../db/schema.ts';
 import type { Log } from '../../log.ts';
-import { PROCESSOR_NAMES, processorNamed } from './processors.ts';
-import type { ProcessorName } from './processors.ts';
+import { isProcessorName, processorNamed } from './processors.ts';
 import { retryQueue } from '../core/queue-worker.ts';
 import type { QueueWorker } from '../core/queue-worker.ts';
-
-function isProcessorName(name: string | null): name is ProcessorName {
-  return (PROCESSOR_NAMES as readonly (string | null)[]).includes(name);
-}
 
 /**
  * Carries out the payment actions UCP orders' status changes queued (a refund through the processor that took

@@ -74,6 +74,10 @@ export const mockProcessor: PaymentProcessor = {
   async refund() {},
 };
 
+export function isProcessorName(name: string | null): name is ProcessorName {
+  return (PROCESSOR_NAMES as readonly (string | null)[]).includes(name);
+}
+
 export function processorNamed(name: ProcessorName): PaymentProcessor {
   switch (name) {
     case 'mock':

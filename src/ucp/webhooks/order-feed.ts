@@ -136,6 +136,19 @@ async function feedStatusChange(
 }
 
 /**
+ * A refund through orders.refund, whole or part: an adjustment over the amount it gave back. The processor has
+ * already paid it back inside the refund (payments/refund-seam.ts), so no payment action is queued.
+ */
+async function feedRefund(db: Queryable, refund: { orderId: string; amount: number; now: Date }): Promise<void> {
+  await recordOrderEvent(db, {
+    orderId: refund.orderId, eventType: 'order_refunded', now: refund.now,
+    change: (document) => withAdjustment(document, {
+      id: `adj_${randomUUID()}`, type: 'refund', occurred_at: refund.now.toISOString(), status: 'completed', amount: refund.amount,
+    }),
+  });
+}
+
+/**
  * Subscribes the feed to commerce's order events (composition does this only while UCP is on): a UCP order's
  * placement and status moves reach its document and its platform; other orders are passed over unread.
  */
@@ -144,6 +157,10 @@ export function feedOrderEvents(events: OrderEventHub): void {
     if (event.channel !== 'ucp') return;
     if (event.type === 'order_placed') {
       await recordOrderEvent(db, { orderId: event.orderId, eventType: 'order_placed', now: event.at });
+      return;
+    }
+    if (event.type === 'order_refunded') {
+      await feedRefund(db, { orderId: event.orderId, amount: event.amount, now: event.at });
       return;
     }
     await feedStatusChange(db, { orderId: event.orderId, to: event.to, totalAmount: event.totalAmount, shipment: event.shipment, now: event.at });
