@@ -52,8 +52,19 @@ describe('the connector URL /api/mcp/connect', () => {
 
     const client = new Client({ name: 'connector-test', version: '1.0.0' });
     await client.connect(transport);
+    // The connector lists every tool to a sign-in, each with its scope; one outside the grant says calling it asks for it.
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toContain('orders.list');
+    expect(tools.map((tool) => tool.name)).toEqual(t.app.butik.registry.tools.map((tool) => tool.name));
+    // What the connector adds to the full list of tool-schemas.test.ts (under 97 KB): a scope per tool (~1.5 KB) and
+    // the note on each tool outside this one-scope grant (~5 KB).
+    expect(JSON.stringify({ tools }).length).toBeLessThan(103_000);
+    const orders = tools.find((tool) => tool.name === 'orders.list');
+    expect(orders?._meta?.['butik/scope']).toBe('orders:read');
+    expect(orders?.description).not.toContain('Needs scope');
+    const discountsListed = tools.find((tool) => tool.name === 'discounts.list');
+    expect(discountsListed?._meta?.['butik/scope']).toBe('discounts:read');
+    expect(discountsListed?.description?.split('\n').at(-1))
+      .toBe('Needs scope discounts:read, which this sign-in was not granted; calling it asks for it.');
     const listed = await client.callTool({ name: 'orders.list', arguments: {} });
     expect(listed.isError).not.toBe(true);
     expect(listed.structuredContent).toHaveProperty('result');
@@ -62,8 +73,23 @@ describe('the connector URL /api/mcp/connect', () => {
     const stepUp = await client.callTool({ name: 'discounts.list', arguments: {} }).catch((error: unknown) => error);
     expect(stepUp).toBeInstanceOf(UnauthorizedError);
     expect(store.authorizations).toHaveLength(2);
-    expect(store.authorizations[1]?.searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['orders:read', 'discounts:read']));
+    const again = store.authorizations[1];
+    if (!again) throw new Error('the SDK did not step the grant up');
+    const asked = again.searchParams.get('scope')?.split(' ') ?? [];
+    expect(asked).toEqual(expect.arrayContaining(['orders:read', 'discounts:read']));
     await client.close();
+
+    // The owner approves what was asked; the host finishes the new authorization and calls the tool again.
+    const wider = new StreamableHTTPClientTransport(url, { authProvider: provider });
+    await wider.finishAuth((await approve(base, again, asked)).searchParams);
+    expect(store.tokens?.scope?.split(' ')).toEqual(expect.arrayContaining(['orders:read', 'discounts:read']));
+    const retried = new Client({ name: 'connector-test', version: '1.0.0' });
+    await retried.connect(wider);
+    const discounts = await retried.callTool({ name: 'discounts.list', arguments: {} });
+    expect(discounts.isError).not.toBe(true);
+    expect(discounts.structuredContent).toHaveProperty('result');
+    expect((await retried.callTool({ name: 'orders.list', arguments: {} })).isError).not.toBe(true);
+    await retried.close();
   });
 
   it('answers a signed-in call of a tool outside the grant 403 insufficient_scope, naming the scope in the challenge and the problem', async () => {
@@ -80,8 +106,9 @@ describe('the connector URL /api/mcp/connect', () => {
     const call = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'discounts.list', arguments: {} } });
     const refused = await fetch(url, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-11-25', authorization: `Bearer ${token}` }, body: call });
     expect(refused.status).toBe(403);
+    // The token's scopes and the one needed, so a host that asks for exactly this list keeps what it had.
     expect(refused.headers.get('www-authenticate')).toBe(
-      `Bearer realm="butik", error="insufficient_scope", scope="discounts:read", resource_metadata="${base}/.well-known/oauth-protected-resource/api/mcp/connect"`,
+      `Bearer realm="butik", error="insufficient_scope", scope="orders:read discounts:read", resource_metadata="${base}/.well-known/oauth-protected-resource/api/mcp/connect"`,
     );
     const problem = await refused.json();
     expect(problem).toMatchObject({ code: 'insufficient_scope', detail: expect.stringContaining('discounts:read') });
