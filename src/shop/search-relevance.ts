@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { SQL, SQLWrapper } from 'drizzle-orm';
 import { products } from '../db/schema.ts';
-import { meaningfulWords, searchTerms } from './search-synonyms.ts';
+import { isColourTerm, meaningfulWords, searchTerms } from './search-synonyms.ts';
 import type { SearchTerm } from './search-synonyms.ts';
 
 /** Letters and digits in any script (æ, ø, å included); everything else separates words and never reaches tsquery syntax. */
@@ -34,15 +34,16 @@ export function relevanceValues(q: string): RelevanceValues | undefined {
 }
 
 /**
- * A colour filter given in English, as whole words to find in the stored colour: "black" → `(black) | (sort)`,
- * which "sort" and "mat sort" both hold. Undefined when the value names no English word the dictionary
- * knows: then the filter stays an exact match ("sort" is "sort", not "mat sort").
+ * A colour filter given in English colour words alone, as whole words to find in the stored colour: "black" →
+ * `(black) | (sort)`, which "sort" and "mat sort" both hold. Undefined when any word is not a colour word
+ * (search-synonyms.ts#COLOUR_WORDS): then the filter stays an exact match, so "sort" is "sort", not "mat
+ * sort", and a product code such as "Tortoise-12" is not also "Tortoise-12-Light".
  */
 export function colourWords(value: string): string | undefined {
   const typed = value.match(WORD);
   if (!typed) return undefined;
   const terms = searchTerms(meaningfulWords(typed));
-  return terms.some((term) => term.danish.length > 0) ? termsQuery(terms, '') : undefined;
+  return terms.every(isColourTerm) ? termsQuery(terms, '') : undefined;
 }
 
 /** The columns the classes read: the table's, or those of a subquery over it. */

@@ -1,4 +1,44 @@
 /**
+ * The English words a frame or lens colour is made of: colours, and the lens properties stored with them
+ * ("polariseret grå", "blå spejl"). A colour filter made of these words alone finds every colour that holds
+ * them (search-relevance.ts#colourWords); any other filter value is an exact match.
+ */
+const COLOUR_WORDS: Readonly<Record<string, readonly string[]>> = {
+  // Lens properties.
+  polarised: ['polariseret'],
+  polarized: ['polariseret'],
+  polarising: ['polariseret'],
+  polarizing: ['polariseret'],
+  mirror: ['spejl'],
+  mirrored: ['spejl'],
+  photochromic: ['fotokromisk'],
+  clear: ['klar', 'transparent'],
+  // Colours.
+  black: ['sort'],
+  matte: ['mat'],
+  gold: ['guld'],
+  golden: ['guld'],
+  silver: ['sølv'],
+  tortoise: ['havana'],
+  tortoiseshell: ['havana'],
+  brown: ['brun'],
+  white: ['hvid'],
+  blue: ['blå'],
+  red: ['rød'],
+  green: ['grøn'],
+  grey: ['grå'],
+  gray: ['grå'],
+  crystal: ['transparent'],
+  pink: ['rosa'],
+  rose: ['rosa'],
+  burgundy: ['bordeaux'],
+  yellow: ['gul'],
+  purple: ['lilla', 'violet'],
+  'tortoise shell': ['havana'],
+  navy: ['blå'],
+};
+
+/**
  * English shop words → the Danish words the catalog is written in. An agent asked for "polarised black
  * sunglasses" searches in English; the catalog says "polariseret", its frame colour "sort" and its category
  * "Solbriller". Each query word (or phrase of up to three words) also matches its Danish equivalents; the
@@ -40,38 +80,7 @@ const EN_TO_DA: Readonly<Record<string, readonly string[]>> = {
   accessories: ['tilbehør'],
   case: ['etui'],
   cases: ['etui'],
-  // Lens properties.
-  polarised: ['polariseret'],
-  polarized: ['polariseret'],
-  polarising: ['polariseret'],
-  polarizing: ['polariseret'],
-  mirror: ['spejl'],
-  mirrored: ['spejl'],
-  photochromic: ['fotokromisk'],
-  clear: ['klar', 'transparent'],
-  // Colours.
-  black: ['sort'],
-  matte: ['mat'],
-  gold: ['guld'],
-  golden: ['guld'],
-  silver: ['sølv'],
-  tortoise: ['havana'],
-  tortoiseshell: ['havana'],
-  brown: ['brun'],
-  white: ['hvid'],
-  blue: ['blå'],
-  red: ['rød'],
-  green: ['grøn'],
-  grey: ['grå'],
-  gray: ['grå'],
-  crystal: ['transparent'],
-  pink: ['rosa'],
-  rose: ['rosa'],
-  burgundy: ['bordeaux'],
-  yellow: ['gul'],
-  purple: ['lilla', 'violet'],
-  'tortoise shell': ['havana'],
-  navy: ['blå'],
+  ...COLOUR_WORDS,
   // Shapes and materials.
   rectangular: ['rektangulær'],
   square: ['kvadratisk'],
@@ -110,6 +119,11 @@ const FILLERS: ReadonlySet<string> = new Set([
   'a', 'an', 'the', 'and', 'with', 'in', 'for', 'of', 'on', 'to', 'by', 'pair',
   'colour', 'color', 'coloured', 'colored', 'frame', 'frames', 'lens', 'lenses',
 ]);
+
+/** Whether a term is colour words alone (COLOUR_WORDS): "black", "tortoise shell", not "tortoise 12". */
+export function isColourTerm(term: SearchTerm): boolean {
+  return Object.hasOwn(COLOUR_WORDS, term.words.join(' ').toLowerCase());
+}
 
 /** The longest phrase in EN_TO_DA, in words. */
 const LONGEST_PHRASE = 3;
