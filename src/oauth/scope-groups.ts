@@ -21,7 +21,7 @@ export const SCOPE_GROUPS: readonly ScopeGroup[] = [
   {
     name: 'write',
     title: 'Write',
-    explanation: 'Change the shop: every change is in the audit log. Tick only what the application needs.',
+    explanation: 'Change the shop: every change is in the audit log. Leave ticked only what the application needs.',
     scopes: TOOL_SCOPES.filter((scope) => !scope.endsWith(':read') && !ADMINISTRATION.has(scope)),
   },
   {
