@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@model
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listeningTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { approve, memoryAuthProvider } from '../helpers/oauth-host.ts';
+import { approve, memoryAuthProvider, tickedOn } from '../helpers/oauth-host.ts';
 
 let t: TestApp;
 let base: string;
@@ -46,7 +46,14 @@ describe('the connector URL /api/mcp/connect', () => {
     expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
 
     const callback = await approve(base, authorization, ['orders:read']);
-    const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
+    // The host's fetch, watched: the step-up's challenge is read off the wire as the SDK receives it.
+    const challenges: string[] = [];
+    const watched: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (response.status === 403) challenges.push(response.headers.get('www-authenticate') ?? '');
+      return response;
+    };
+    const transport = new StreamableHTTPClientTransport(url, { authProvider: provider, fetch: watched });
     await transport.finishAuth(callback.searchParams);
     expect(store.tokens?.scope?.split(' ')).toContain('orders:read');
 
@@ -61,34 +68,43 @@ describe('the connector URL /api/mcp/connect', () => {
     const orders = tools.find((tool) => tool.name === 'orders.list');
     expect(orders?._meta?.['butik/scope']).toBe('orders:read');
     expect(orders?.description).not.toContain('Needs scope');
-    const discountsListed = tools.find((tool) => tool.name === 'discounts.list');
-    expect(discountsListed?._meta?.['butik/scope']).toBe('discounts:read');
-    expect(discountsListed?.description?.split('\n').at(-1))
-      .toBe('Needs scope discounts:read, which this sign-in was not granted; calling it asks for it.');
+    const upsert = tools.find((tool) => tool.name === 'categories.upsert');
+    expect(upsert?._meta?.['butik/scope']).toBe('categories:write');
+    expect(upsert?.description?.split('\n').at(-1))
+      .toBe('Needs scope categories:write, which this sign-in was not granted; calling it asks for it.');
     const listed = await client.callTool({ name: 'orders.list', arguments: {} });
     expect(listed.isError).not.toBe(true);
     expect(listed.structuredContent).toHaveProperty('result');
 
-    // discounts.list needs discounts:read: the 403 insufficient_scope sends the SDK back to the owner for it.
-    const stepUp = await client.callTool({ name: 'discounts.list', arguments: {} }).catch((error: unknown) => error);
+    // A write tool outside the grant: the 403 insufficient_scope names what the token has plus categories:write,
+    // and sends the SDK back to the owner for exactly that.
+    const category = { slug: 'trin-op', name: 'Trin op' };
+    const stepUp = await client.callTool({ name: 'categories.upsert', arguments: category }).catch((error: unknown) => error);
     expect(stepUp).toBeInstanceOf(UnauthorizedError);
+    expect(challenges).toEqual([`Bearer realm="butik", error="insufficient_scope", scope="orders:read categories:write", `
+      + `resource_metadata="${base}/.well-known/oauth-protected-resource/api/mcp/connect"`]);
     expect(store.authorizations).toHaveLength(2);
     const again = store.authorizations[1];
     if (!again) throw new Error('the SDK did not step the grant up');
     const asked = again.searchParams.get('scope')?.split(' ') ?? [];
-    expect(asked).toEqual(expect.arrayContaining(['orders:read', 'discounts:read']));
+    expect(asked).toEqual(expect.arrayContaining(['orders:read', 'categories:write']));
     await client.close();
 
-    // The owner approves what was asked; the host finishes the new authorization and calls the tool again.
-    const wider = new StreamableHTTPClientTransport(url, { authProvider: provider });
-    await wider.finishAuth((await approve(base, again, asked)).searchParams);
-    expect(store.tokens?.scope?.split(' ')).toEqual(expect.arrayContaining(['orders:read', 'discounts:read']));
+    // The owner approves what was asked; the host finishes the new authorization and sends the call again.
+    const wider = new StreamableHTTPClientTransport(url, { authProvider: provider, fetch: watched });
+    let consentPage = '';
+    await wider.finishAuth((await approve(base, again, asked, (page) => { consentPage = page; })).searchParams);
+    // The consent page opened with exactly the shop scopes asked ticked (offline_access and openid are no boxes):
+    // the owner approves the step as it came.
+    expect(tickedOn(consentPage)).toEqual(asked.filter((scope) => scope.includes(':')).sort());
+    expect(store.tokens?.scope?.split(' ')).toEqual(expect.arrayContaining(['orders:read', 'categories:write']));
     const retried = new Client({ name: 'connector-test', version: '1.0.0' });
     await retried.connect(wider);
-    const discounts = await retried.callTool({ name: 'discounts.list', arguments: {} });
-    expect(discounts.isError).not.toBe(true);
-    expect(discounts.structuredContent).toHaveProperty('result');
+    const written = await retried.callTool({ name: 'categories.upsert', arguments: category });
+    expect(written.isError, JSON.stringify(written.content)).not.toBe(true);
+    expect(written.structuredContent).toMatchObject(category);
     expect((await retried.callTool({ name: 'orders.list', arguments: {} })).isError).not.toBe(true);
+    expect(challenges).toHaveLength(1);
     await retried.close();
   });
 
