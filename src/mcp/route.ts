@@ -70,7 +70,12 @@ async function admitCaller(
   }
   return {
     context: {
-      runtime: deps.runtime, actor, requestId: request.id, log: request.log, listsEveryTool: path === CONNECTOR_PATH && isOAuthGrant(actor),
+      runtime: deps.runtime,
+      actor,
+      requestId: request.id,
+      log: request.log,
+      // Only a sign-in on the connector can step its grant up (stepUp), so only it is shown what it cannot call yet.
+      listsEveryTool: path === CONNECTOR_PATH && isOAuthGrant(actor),
     },
     headers,
     // Handlers see who is calling, never the token.
@@ -83,7 +88,8 @@ async function admitCaller(
  * The MCP authorization spec's step-up: a tools/call of a tool whose scope the token lacks is answered
  * 403 with `error="insufficient_scope", scope="…"`. The scope list is the token's granted scopes plus the
  * needed one, so a host that asks for exactly that list keeps what it has and adds one scope (the spec's
- * advice; a host that asked for the needed scope alone would lose the others). Every other message goes on to the SDK.
+ * advice; a host that asked for the needed scope alone would lose the others). Every other message goes on
+ * to the SDK.
  */
 function stepUp(
   deps: AppDeps, catalog: McpCatalog, message: unknown, admission: McpAdmission<McpCallContext>, reply: FastifyReply,

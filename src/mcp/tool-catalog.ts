@@ -117,7 +117,7 @@ function toMcpTool(tool: RegisteredTool): McpTool {
 }
 
 /** Where a connector listing names the scope a tool needs (docs/behaviour.md#the-tool-list). */
-export const SCOPE_META_KEY = 'butik/scope';
+const SCOPE_META_KEY = 'butik/scope';
 
 /**
  * A sign-in through the connector can step its grant up (route.ts), so its list shows every tool with the
