@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { callerId, hasScope } from '../access/actor.ts';
+import { callerId, hasScope, isOAuthGrant } from '../access/actor.ts';
 import { SCOPES } from '../access/scopes.ts';
 import { admitRequest } from '../edge/admission.ts';
 import { lazy } from '../edge/lazy.ts';
@@ -69,7 +69,14 @@ async function admitCaller(
     return undefined;
   }
   return {
-    context: { runtime: deps.runtime, actor, requestId: request.id, log: request.log },
+    context: {
+      runtime: deps.runtime,
+      actor,
+      requestId: request.id,
+      log: request.log,
+      // Only a sign-in on the connector can step its grant up (stepUp), so only it is shown what it cannot call yet.
+      listsEveryTool: path === CONNECTOR_PATH && isOAuthGrant(actor),
+    },
     headers,
     // Handlers see who is calling, never the token.
     clientId: callerId(actor),
@@ -79,8 +86,10 @@ async function admitCaller(
 
 /**
  * The MCP authorization spec's step-up: a tools/call of a tool whose scope the token lacks is answered
- * 403 with `error="insufficient_scope", scope="…"`, and the host asks the owner for that scope. Every
- * other message goes on to the SDK.
+ * 403 with `error="insufficient_scope", scope="…"`. The scope list is the token's granted scopes plus the
+ * needed one, so a host that asks for exactly that list keeps what it has and adds one scope (the spec's
+ * advice; a host that asked for the needed scope alone would lose the others). Every other message goes on
+ * to the SDK.
  */
 function stepUp(
   deps: AppDeps, catalog: McpCatalog, message: unknown, admission: McpAdmission<McpCallContext>, reply: FastifyReply,
@@ -89,8 +98,10 @@ function stepUp(
   const entry = name === undefined ? undefined : catalog.get(name);
   if (entry === undefined || canSee(entry.tool, admission.context.actor)) return false;
   const { scope } = entry.tool;
+  const { actor } = admission.context;
+  const granted = actor.kind === 'key' || actor.kind === 'staff' ? [...actor.scopes] : [];
   sendProblem(reply, new ToolError('insufficient_scope', `${entry.tool.name} needs scope ${scope}, which this sign-in was not granted.`, {
-    scope, resourceMetadata: resourceMetadataUrl(deps.baseUrl, CONNECTOR_PATH),
+    scope: [...new Set([...granted, scope])].join(' '), resourceMetadata: resourceMetadataUrl(deps.baseUrl, CONNECTOR_PATH),
   }), deps.baseUrl, admission.headers);
   return true;
 }

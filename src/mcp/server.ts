@@ -8,7 +8,7 @@ import type { CallOutcome, HeldApproval } from '../calls/run-call.ts';
 import type { Log } from '../log.ts';
 import type { ToolRuntime } from '../tools/invoke.ts';
 import { SERVER_INFO } from './server-card.ts';
-import { canSee } from './tool-catalog.ts';
+import { canSee, listingFor } from './tool-catalog.ts';
 import type { McpCatalog, McpTool } from './tool-catalog.ts';
 
 /** Where an MCP tools/call carries its Idempotency-Key (docs/behaviour.md#idempotency-over-mcp). */
@@ -31,6 +31,8 @@ export type McpCallContext = {
   actor: Actor;
   requestId: string;
   log: Log;
+  /** An OAuth sign-in on the connector, which can step its grant up: its tools/list shows every tool (listingFor). */
+  listsEveryTool: boolean;
 };
 
 /**
@@ -45,9 +47,7 @@ export function createMcpServer(catalog: McpCatalog, context: McpCallContext): M
     cacheHints: { 'tools/list': { cacheScope: 'private', ttlMs: 0 } },
   });
   mcp.server.registerCapabilities({ tools: { listChanged: false } });
-  mcp.server.setRequestHandler('tools/list', () => ({
-    tools: catalog.tools.filter((entry) => canSee(entry.tool, context.actor)).map((entry) => entry.listing),
-  }));
+  mcp.server.setRequestHandler('tools/list', () => ({ tools: listingFor(catalog, context.actor, context.listsEveryTool) }));
   mcp.server.setRequestHandler('tools/call', (request) => callTool(catalog, context, request));
   return mcp;
 }

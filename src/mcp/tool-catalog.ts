@@ -14,6 +14,8 @@ export type McpTool = {
   tool: RegisteredTool;
   /** The tools/list entry, built once at start-up. */
   listing: Tool;
+  /** The connector's entries for an OAuth sign-in, built once too: with the tool's scope, and for a sign-in without it. */
+  stepUp: { granted: Tool; missing: Tool };
   /**
    * structuredContent must be an object, so a tool whose result is not always an object
    * (an array, or something nullable) sends `{"result": R}` and says so in its outputSchema.
@@ -98,23 +100,42 @@ function toMcpTool(tool: RegisteredTool): McpTool {
   const warned = tool.warnings === undefined ? shaped : { ...shaped, schema: withWarnings(shaped.schema) };
   const output = tool.annotations.readOnlyHint ? warned : { ...warned, schema: orHeld(warned.schema) };
   const { title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = tool.annotations;
-  return {
-    tool,
-    wrapsResult: output.wraps,
-    listing: {
-      name: tool.name,
-      title,
-      description: tool.description,
-      inputSchema: { type: 'object', ...input.schema },
-      outputSchema: { type: 'object', ...output.schema },
-      annotations: {
-        readOnlyHint,
-        destructiveHint,
-        idempotentHint,
-        openWorldHint,
-      },
+  const listing: Tool = {
+    name: tool.name,
+    title,
+    description: tool.description,
+    inputSchema: { type: 'object', ...input.schema },
+    outputSchema: { type: 'object', ...output.schema },
+    annotations: {
+      readOnlyHint,
+      destructiveHint,
+      idempotentHint,
+      openWorldHint,
     },
   };
+  return { tool, wrapsResult: output.wraps, listing, stepUp: stepUpListings(tool, listing) };
+}
+
+/** Where a connector listing names the scope a tool needs (docs/behaviour.md#the-tool-list). */
+const SCOPE_META_KEY = 'butik/scope';
+
+/**
+ * A sign-in through the connector can step its grant up (route.ts), so its list shows every tool with the
+ * scope it needs, and says of a tool outside the grant that calling it asks for the scope.
+ */
+function stepUpListings(tool: RegisteredTool, listing: Tool): McpTool['stepUp'] {
+  const granted: Tool = { ...listing, _meta: { ...listing._meta, [SCOPE_META_KEY]: tool.scope } };
+  const note = `Needs scope ${tool.scope}, which this sign-in was not granted; calling it asks for it.`;
+  return { granted, missing: { ...granted, description: `${listing.description ?? ''}\n${note}` } };
+}
+
+/**
+ * The tools/list of a caller: an OAuth sign-in on the connector (`everyTool`) sees every tool with its scope;
+ * anyone else sees the tools it may call.
+ */
+export function listingFor(catalog: McpCatalog, actor: Actor, everyTool: boolean): Tool[] {
+  if (!everyTool) return catalog.tools.filter((entry) => canSee(entry.tool, actor)).map((entry) => entry.listing);
+  return catalog.tools.map((entry) => (canSee(entry.tool, actor) ? entry.stepUp.granted : entry.stepUp.missing));
 }
 
 /** Every tool's MCP metadata, computed once from the registry (docs/architecture.md#mcp-post-apimcp). */

@@ -62,7 +62,7 @@ export function renderConsentPage(view: ConsentForm): string {
 ${view.error ? html`<p role="alert"><strong>${view.error}</strong></p>` : ''}
 <p>The application <strong>${view.clientName}</strong>${view.clientUri ? html` (<code>${view.clientUri}</code>)` : ''}
 asks to use this shop's tools on your behalf. After approval you are sent back to <code>${view.redirectUri}</code>.</p>
-<p>Reading is ticked where the application asked for it; tick each change it may make yourself.</p>
+<p>What the application asked for is ticked; untick anything it should not have.</p>
 <form method="post" action="/oauth/consent/${view.uid}">
 <input type="hidden" name="_csrf" value="${view.csrfToken}">
 ${scopeGroups(view.requested)}

@@ -2,8 +2,8 @@ import { TOOL_SCOPES } from '../access/scopes.ts';
 import type { Scope } from '../access/scopes.ts';
 
 /**
- * How the consent page presents the scopes, least privilege first: reading is ticked when asked for, anything
- * that changes the shop is ticked by the owner, one scope at a time.
+ * How the consent page presents the scopes, least privilege first: what the application asked for is ticked,
+ * nothing else, and the owner unticks what it should not have.
  */
 export type ToolScope = (typeof TOOL_SCOPES)[number];
 export type ScopeGroup = { name: 'read' | 'write' | 'administration'; title: string; explanation: string; scopes: readonly ToolScope[] };
@@ -21,7 +21,7 @@ export const SCOPE_GROUPS: readonly ScopeGroup[] = [
   {
     name: 'write',
     title: 'Write',
-    explanation: 'Change the shop: every change is in the audit log. Tick only what the application needs.',
+    explanation: 'Change the shop: every change is in the audit log. Leave ticked only what the application needs.',
     scopes: TOOL_SCOPES.filter((scope) => !scope.endsWith(':read') && !ADMINISTRATION.has(scope)),
   },
   {
@@ -56,8 +56,11 @@ export const SCOPE_EXPLANATIONS: Record<ToolScope, string> = {
   'settings:write': 'Change the shop\'s settings: name, contact details, shipping prices, currency.',
 };
 
-/** Scopes ticked when the page opens: the ones asked for that only read. */
+/**
+ * Scopes ticked when the page opens: exactly the ones asked for. A host stepping its grant up (an MCP tool
+ * answered 403 insufficient_scope) asks for what it had plus the one scope the tool needs, so the owner
+ * approves that step as asked instead of ticking the write scope again by hand; nothing unasked is ever ticked.
+ */
 export function preTicked(requested: readonly Scope[]): Set<Scope> {
-  const readable = new Set<Scope>(SCOPE_GROUPS.find((group) => group.name === 'read')?.scopes);
-  return new Set(requested.filter((scope) => readable.has(scope)));
+  return new Set(requested);
 }

@@ -27,12 +27,12 @@ export const SearchInput = z.strictObject({
   categorySlug: Filter.optional().meta({ description: 'Exact category slug, case-insensitive.' }),
   brand: Filter.optional().meta({ description: 'Exact brand, case-insensitive.' }),
   frameColor: Filter.optional().meta({
-    description: 'Exact frame colour (Danish, as stored), case-insensitive. An English colour word finds every frame '
-      + 'colour holding its Danish word: black → "sort" and "mat sort".',
+    description: 'Exact frame colour (Danish, as stored), case-insensitive. English colour words alone find every frame '
+      + 'colour holding their Danish words: black → "sort" and "mat sort".',
   }),
   lensColor: Filter.optional().meta({
-    description: 'Exact lens colour (Danish, as stored), case-insensitive. An English word finds every lens colour '
-      + 'holding its Danish word: grey → "grå" and "polariseret grå", polarized → "polariseret brun".',
+    description: 'Exact lens colour (Danish, as stored), case-insensitive. English colour words alone find every lens colour '
+      + 'holding their Danish words: grey → "grå" and "polariseret grå", polarized → "polariseret brun".',
   }),
   featured: z.boolean().optional().meta({ description: 'true: only featured; false: only non-featured.' }),
   inStock: z.boolean().optional().meta({ description: 'true: stock > 0; false: stock = 0.' }),

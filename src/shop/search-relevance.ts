@@ -34,15 +34,16 @@ export function relevanceValues(q: string, vocabulary: SearchVocabulary): Releva
 }
 
 /**
- * A colour filter given in English, as whole words to find in the stored colour: "black" → `(black) | (sort)`,
- * which "sort" and "mat sort" both hold. Undefined when the value names no word the shop's vocabulary
- * knows: then the filter stays an exact match ("sort" is "sort", not "mat sort").
+ * A colour filter made of the shop's vocabulary words alone, as whole words to find in the stored colour: "black"
+ * → `(black) | (sort)`, which "sort" and "mat sort" both hold. Undefined when any word of it is not a vocabulary
+ * word: then the filter stays an exact match, so "sort" is "sort", not "mat sort", and a product code such as
+ * "Tortoise-12" is not also "Tortoise-12-Light".
  */
 export function colourWords(value: string, vocabulary: SearchVocabulary): string | undefined {
   const typed = value.match(WORD);
   if (!typed) return undefined;
   const terms = searchTerms(meaningfulWords(typed, vocabulary), vocabulary);
-  return terms.some((term) => term.danish.length > 0) ? termsQuery(terms, '') : undefined;
+  return terms.every((term) => term.danish.length > 0) ? termsQuery(terms, '') : undefined;
 }
 
 /** The columns the classes read: the table's, or those of a subquery over it. */

@@ -2,12 +2,17 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import { MASTER_KEY } from './app.ts';
 import { csrfTokenIn } from './oauth.ts';
 
+/** The scopes a consent page's HTML has ticked, sorted. */
+export function tickedOn(page: string): string[] {
+  return [...page.matchAll(/value="([a-z]+:[a-z]+)" checked/g)].map((match) => match[1] ?? '').sort();
+}
+
 /**
  * The owner in a browser, played over HTTP: open the authorization URL, follow it to the consent page, open it,
- * tick `scopes`, approve with the master key and the page's CSRF token, and follow the redirects until they leave the server. Returns the
- * URL the host's callback receives.
+ * tick `scopes`, approve with the master key and the page's CSRF token, and follow the redirects until they leave
+ * the server. Returns the URL the host's callback receives; `seen` gets the consent page as it opened.
  */
-export async function approve(base: string, authorizationUrl: URL, scopes: string[]): Promise<URL> {
+export async function approve(base: string, authorizationUrl: URL, scopes: string[], seen?: (page: string) => void): Promise<URL> {
   const cookies = new Map<string, string>();
   const keep = (response: Response) => {
     for (const line of response.headers.getSetCookie()) {
@@ -21,8 +26,9 @@ export async function approve(base: string, authorizationUrl: URL, scopes: strin
   const consent = new URL(response.headers.get('location') ?? '', base);
   response = await fetch(consent, { headers: { cookie: cookie() } });
   keep(response);
-  const csrf = csrfTokenIn(await response.text());
-  const form = new URLSearchParams([['_csrf', csrf], ['decision', 'approve'], ['masterKey', MASTER_KEY], ...scopes.map((scope) => ['scope', scope])]);
+  const page = await response.text();
+  seen?.(page);
+  const form = new URLSearchParams([['_csrf', csrfTokenIn(page)], ['decision', 'approve'], ['masterKey', MASTER_KEY], ...scopes.map((scope) => ['scope', scope])]);
   response = await fetch(consent, { method: 'POST', redirect: 'manual', body: form, headers: { cookie: cookie() } });
   for (let hop = 0; hop < 6; hop += 1) {
     keep(response);

@@ -154,12 +154,14 @@ describe('the master key on the consent page', () => {
     expect(right.body).toContain('Too many attempts');
   });
 
-  it('is a field browsers do not fill in, under read scopes ticked and everything else opt-in', async () => {
+  it('is a field browsers do not fill in, under exactly the asked-for scopes ticked, writes included, and nothing else', async () => {
     const consent = await openConsent(base, ['orders:read', 'orders:write', 'settings:write', 'audit:revert', 'catalog:read']);
     const page = await (await fetch(consent.consentUrl, { headers: { cookie: consent.cookies.header() } })).text();
     expect(page).toContain('name="masterKey" autocomplete="off"');
     const ticked = [...page.matchAll(/value="([a-z]+:[a-z]+)" checked/g)].map((match) => match[1]).sort();
-    expect(ticked).toEqual(['catalog:read', 'orders:read']);
+    expect(ticked).toEqual(['audit:revert', 'catalog:read', 'orders:read', 'orders:write', 'settings:write']);
+    expect(page).toMatch(/value="products:write">/);
+    expect(page).toMatch(/value="customer:read">/);
     expect([...page.matchAll(/<legend>([^<]+)<\/legend>/g)].map((match) => match[1])).toEqual(['Read', 'Write', 'Administration']);
     expect(page).toContain('Undo a change recorded in the audit log.');
   });

@@ -290,3 +290,28 @@ describe('the search vocabulary is the shop\'s data', () => {
     expect(paths).toEqual(expect.arrayContaining(['searchVocabulary.words.a very long phrase here', 'searchVocabulary.words.kids']));
   });
 });
+
+// Last in the file: the slug counter of the fixtures stays where the tests above expect it.
+describe('colour filters', () => {
+  it('matches a colour that is not English colour words alone exactly, though it holds one', async () => {
+    const categorySlug = await shelf();
+    const code = await createProduct(t, { categorySlug, frameColor: 'Tortoise-12', lensColor: 'Grey 3 Polar' });
+    await createProduct(t, { categorySlug, frameColor: 'Tortoise-12-Light', lensColor: 'Grey 3 Polar Plus' });
+    for (const filter of [{ frameColor: 'TORTOISE-12' }, { frameColor: 'tortoise-12' }, { lensColor: 'grey 3 polar' }]) {
+      expect(slugs(await search({ categorySlug, ...filter })), JSON.stringify(filter)).toEqual([code.slug]);
+    }
+    expect(await search({ categorySlug, frameColor: 'Tortoise 12' })).toEqual([]);
+  });
+
+  it('reads a colour of English colour words alone as words: black finds "sort" and "mat sort", not "sortering"', async () => {
+    const categorySlug = await shelf();
+    const sort = await createProduct(t, { categorySlug, frameColor: 'sort' });
+    const matte = await createProduct(t, { categorySlug, frameColor: 'mat sort' });
+    await createProduct(t, { categorySlug, frameColor: 'sortering' });
+    await createProduct(t, { categorySlug, frameColor: 'hvid' });
+    for (const frameColor of ['black', 'BLACK', 'black frame']) {
+      expect(slugs(await search({ categorySlug, frameColor })).sort(), frameColor).toEqual([sort.slug, matte.slug].sort());
+    }
+    expect(slugs(await search({ categorySlug, frameColor: 'matte black' }))).toEqual([matte.slug]);
+  });
+});
