@@ -97,10 +97,19 @@ const Address = {
   zip: Line.max(20).meta({ description: 'Postal code.', examples: ['2960'] }),
   city: Line.meta({ description: 'City or town.', examples: ['Rungsted Kyst'] }),
 };
+/** ISO 3166-1 alpha-2, as shipping rates name countries. */
+export const CountryCode = z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code in capitals, e.g. DK')
+  .meta({ description: 'Country, ISO 3166-1 alpha-2 (e.g. DK).', examples: ['DK'] });
 export const CheckoutInput = z.strictObject({
   cartId: Id,
   email: Email.meta({ description: 'Customer e-mail for the order.' }),
-  shipping: z.strictObject(Address).meta({ description: 'Where the order is delivered.' }),
+  shipping: z.strictObject({
+    ...Address,
+    country: CountryCode.optional().meta({
+      description: 'Destination country, ISO 3166-1 alpha-2; prices shipping by its rates. Without it, the shop\'s default shipping rule.',
+      examples: ['DK'],
+    }),
+  }).meta({ description: 'Where the order is delivered.' }),
   billing: z.strictObject({ ...Address, country: Line.meta({ description: 'Country of the billing address.', examples: ['Danmark'] }) })
     .optional()
     .meta({ description: 'Billing address, when it differs from shipping.' }),
