@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../domain/order-status.ts';
 import { Email, Id, Int, JsonObject, NonNegativeInt, Oere, Timestamp, money } from './common.ts';
+import { CountryCode } from './shipping.ts';
 
 export const OrderStatus = z.enum(ORDER_STATUSES).meta({ description: 'An order status; orders.update_status moves an order only along the legal transitions.' });
 export type OrderStatus = z.infer<typeof OrderStatus>;
@@ -97,9 +98,6 @@ const Address = {
   zip: Line.max(20).meta({ description: 'Postal code.', examples: ['2960'] }),
   city: Line.meta({ description: 'City or town.', examples: ['Rungsted Kyst'] }),
 };
-/** ISO 3166-1 alpha-2, as shipping rates name countries. */
-export const CountryCode = z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code in capitals, e.g. DK')
-  .meta({ description: 'Country, ISO 3166-1 alpha-2 (e.g. DK).', examples: ['DK'] });
 export const CheckoutInput = z.strictObject({
   cartId: Id,
   email: Email.meta({ description: 'Customer e-mail for the order.' }),

@@ -77,14 +77,16 @@ describe.each(['legacy', 'modern'] as const)('tools/list on the %s era', (era) =
     expect(undescribed).toEqual([]);
   });
 
-  it('lists all 51 tools in under 97 KB (123 KB before): no date-time regex, no ±(2^53 − 1) bounds, repeated subtrees written once', async () => {
+  it('lists all 56 tools in under 105 KB (123 KB before): no date-time regex, no ±(2^53 − 1) bounds, repeated subtrees written once', async () => {
     const tools = await listTools(era);
     const text = JSON.stringify({ tools });
     // The goal is 40 KB (docs/behaviour.md#the-tool-list). The output schemas every result is checked against take
     // ~24 KB, the input fields' descriptions ~16 KB (search's fields say exactly what they match), the tool
     // descriptions ~13 KB, a complete example call per tool ~4 KB, names and annotations ~8 KB; the rest is shape.
     // The held answer each write tool's output schema admits beside its result takes ~13 KB of it (33 × ~400 bytes).
-    expect(text.length).toBeLessThan(97_000);
+    // The five shipping.* tools add ~8 KB, cart.checkout's shipping.country and the one shipping rule in the cart
+    // descriptions ~1.5 KB: 97 KB before them.
+    expect(text.length).toBeLessThan(105_000);
     expect(text).not.toContain(String(Number.MAX_SAFE_INTEGER));
     expect(text).not.toMatch(/"format":"date-time","pattern"|"pattern":"[^"]*","format"/);
     const layout = tools.find((tool) => tool.name === 'pages.set_layout');
