@@ -25,6 +25,7 @@ import { pagePages } from './pages/pages.ts';
 import { productPages } from './pages/products.ts';
 import { servicePages } from './pages/services.ts';
 import { settingsPages } from './pages/settings.ts';
+import { shippingPages } from './pages/shipping.ts';
 import { registerSessions } from './session.ts';
 import { setupRoutes } from './setup.ts';
 import { signInRoutes } from './sign-in.ts';
@@ -91,6 +92,7 @@ export const adminRoutes: FastifyPluginAsync<{ deps: AppDeps; masterKey: string 
   approvalPages(app, deps);
   policyPages(app, deps);
   settingsPages(app, deps);
+  shippingPages(app, deps);
   // Its own scope: only the upload route parses multipart bodies.
   await app.register(async (scope) => importPages(scope, deps, masterKey));
 };
