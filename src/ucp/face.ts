@@ -9,6 +9,7 @@ import type { RunOperation } from './call/call.ts';
 import { paymentActions } from './payments/payment-actions.ts';
 import { platformProfiles } from './signatures/platform-profile.ts';
 import { ucpRoutes } from './routes.ts';
+import { ucpFaceSettings } from './face-settings.ts';
 import { signingKeySource } from './signatures/signing-keys.ts';
 import { webhookDelivery } from './webhooks/webhooks.ts';
 
@@ -32,6 +33,8 @@ export type UcpFaceOptions = {
  */
 export async function ucpFace(app: FastifyInstance, { deps, policy, events, clock, linking, timing }: UcpFaceOptions): Promise<RunOperation> {
   const { db } = deps.database;
+  // First, before anything runs: a bad payment-handler file or version stops the start-up.
+  ucpFaceSettings(deps.config.ucp);
   feedOrderEvents(events);
   const delivery = webhookDelivery({ db, policy, log: app.log, baseUrl: () => deps.baseUrl, clock, ...timing });
   const payments = paymentActions({ db, log: app.log, clock, ...timing });

@@ -25,6 +25,7 @@ import { publishedSigningKeys } from './signatures/signing-keys.ts';
 import type { SigningKeySource } from './signatures/signing-keys.ts';
 import type { UcpVersion } from './core/versions.ts';
 import type { WebhookDelivery } from './webhooks/webhooks.ts';
+import { ucpFaceSettings } from './face-settings.ts';
 
 type Context = UcpCall & { profile: PlatformProfile; settings: WriteSettings; edge: Edge };
 /** What an operation answers, before it is shaped for the negotiated version. */
@@ -57,9 +58,10 @@ export function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T
  */
 export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles: ProfileReader, keys: SigningKeySource): RunOperation {
   const { config } = deps;
+  const { paymentHandlers, version: declared } = ucpFaceSettings(config.ucp);
   const db = deps.database.db;
   const settingsFor = (caller: UcpCaller): WriteSettings => ({
-    handlers: config.ucp.paymentHandlers, caller, baseUrl: deps.baseUrl, now: deps.runtime.clock(), savedAddresses: config.ucp.savedAddresses,
+    handlers: paymentHandlers, caller, baseUrl: deps.baseUrl, now: deps.runtime.clock(), savedAddresses: config.ucp.savedAddresses,
   });
 
   const operations: Record<OperationName, Operation> = {
@@ -137,7 +139,6 @@ export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles
     return (view: Record<string, unknown>) => requireSameTerms(mandated, presentCheckout(view, edge));
   }
 
-  const declared = config.ucp.version;
   const shaped = async (outcome: Outcome, edge: Edge): Promise<unknown> => {
     switch (outcome.kind) {
       case 'checkout': {
@@ -175,7 +176,7 @@ export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles
     const incompatible = incompatibleCapabilities(profile.capabilities, version);
     if (incompatible) return failed(incompatible, version);
     const edge: Edge = {
-      version, handlers: config.ucp.paymentHandlers, platformCapabilities: profile.capabilities, baseUrl: deps.baseUrl, ap2: ap2Negotiated(version, profile.capabilities),
+      version, handlers: paymentHandlers, platformCapabilities: profile.capabilities, baseUrl: deps.baseUrl, ap2: ap2Negotiated(version, profile.capabilities),
     };
     const execute = async (): Promise<StoredAnswer> => {
       try {
