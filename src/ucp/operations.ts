@@ -3,7 +3,7 @@ import type { StoredAnswer } from '../calls/idempotency.ts';
 import { unstorableTextErrors } from '../schema/storable-text.ts';
 import type { AppDeps } from '../deps.ts';
 import { ap2Negotiated, mandateRequired, requireSameTerms, verifyCheckoutMandate } from './signatures/ap2-mandates.ts';
-import { namesNothing, runOnce } from './call/call.ts';
+import { failureAnswer, namesNothing, runOnce } from './call/call.ts';
 import type { OperationName, RunOperation, UcpAnswer, UcpCall } from './call/call.ts';
 import type { UcpCaller } from './identity/caller.ts';
 import { CheckoutFromCart, checkoutFromCart } from './cart/cart-checkout.ts';
@@ -153,10 +153,7 @@ export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles
     }
   };
   /** A failure in the version the call negotiated, or the declared one when it failed before a version was agreed. */
-  const failed = (error: UcpError, version = declared): UcpAnswer => {
-    const { status, body } = presentError(error, version, deps.baseUrl);
-    return { status, text: JSON.stringify(body), ...(error.options.retryAfter ? { retryAfter: error.options.retryAfter } : {}) };
-  };
+  const failed = (error: UcpError, version = declared): UcpAnswer => failureAnswer(error, presentError(error, version, deps.baseUrl));
 
   return async function runOperation(call: UcpCall): Promise<UcpAnswer> {
     const operation = operations[call.operation];
