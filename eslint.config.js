@@ -82,9 +82,9 @@ export default tseslint.config(
           { from: 'errors', allow: ['errors', 'db'] },
           { from: 'schema', allow: [...base, 'access'] },
           { from: 'db', allow: ['db', 'kernel'] },
-          // The configuration checks the UCP payment handlers it is given (ucp/payments/payment-handlers.ts, pure) and
-          // the protocol versions (ucp/core/versions.ts); the tool context names the order-event hub whose event types are domain's.
-          { from: 'kernel', allow: ['kernel', 'domain', 'db', 'access', 'ucp-payments', 'ucp-core'] },
+          // The tool context names the order-event hub whose event types are domain's. The configuration keeps UCP's
+          // settings raw: the UCP face reads and checks its payment-handler file and version when it starts.
+          { from: 'kernel', allow: ['kernel', 'domain', 'db', 'access'] },
           { from: 'access', allow: [...base, 'access', 'db'] },
           // Beside access: the owner's rules over agents' calls, and the calls they hold; the call pipeline asks them.
           { from: 'policies', allow: [...base, 'policies', 'access', 'db'] },

@@ -84,7 +84,7 @@ export function createCart(pool: pg.Pool, input: { items?: Array<{ slug: string;
     if (!cart) throw new Error('cart insert returned no row');
     const items = [];
     for (const line of lines) items.push(...(await client.query(INSERT_CART_ITEM([cart.id, line.productId, line.quantity]))).rows);
-    const totals = priceLines(lines, discount ?? null, await shippingTerms(client));
+    const { totals } = priceLines(lines, discount ?? null, { terms: await shippingTerms(client), rates: [], promotions: [] });
     await client.query(AUDIT([randomUUID(), 'cart.create', 'cart', cart.id, JSON.stringify({ ...cart, items })]));
     return { status: 200, body: { ok: true, result: { cartId: cart.id, discountCode: discount?.code ?? null, ...totals } } };
   });
@@ -105,7 +105,7 @@ export function checkout(pool: pg.Pool, input: CheckoutInput): Promise<Answer> {
     if (lines.length === 0) return refused('cart_empty');
     const discount = cart.discount_code === null ? undefined : (await client.query<Discount>(DISCOUNT([cart.discount_code]))).rows[0];
     if (cart.discount_code !== null && !usable(discount)) return refused('discount_not_applicable');
-    const totals = priceLines(lines, discount ?? null, terms);
+    const { totals } = priceLines(lines, discount ?? null, { terms, rates: [], promotions: [] });
     const status = input.paymentMethod === 'invoice' ? 'pending' : 'pending_payment';
     const { shipping } = input;
     const order = (await client.query<{ id: string }>(INSERT_ORDER([randomUUID(), input.email, status, shipping.name, shipping.address,

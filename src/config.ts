@@ -1,8 +1,4 @@
 import { z } from 'zod';
-import { loadPaymentHandlers } from './ucp/payments/payment-handlers.ts';
-import type { PaymentHandlerDeclaration } from './ucp/payments/payment-handlers.ts';
-import { NEWEST_VERSION, UCP_VERSIONS } from './ucp/core/versions.ts';
-import type { UcpVersion } from './ucp/core/versions.ts';
 
 /** Bodies over 1 MiB → 413 payload_too_large, the one check made before authentication. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -69,7 +65,8 @@ const Env = z.object({
   BUTIK_UCP_AUTH: z.enum(['open', 'key']).default('open'),
   BUTIK_UCP_SIMULATION_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   BUTIK_UCP_SIGNATURES: z.enum(['required', 'optional']).optional(),
-  BUTIK_UCP_VERSION: z.enum(UCP_VERSIONS).default(NEWEST_VERSION),
+  // A date; whether Butik implements that version is the UCP face's to say when it starts (ucp/face-settings.ts).
+  BUTIK_UCP_VERSION: z.iso.date('expected a UCP version, a date such as 2026-01-11').optional(),
   BUTIK_ADMIN_IDLE_MINUTES: WholeNumber.pipe(z.int().min(1).max(7 * 24 * 60)).default(8 * 60),
   BUTIK_TIME_ZONE: z.string().refine((zone) => Intl.supportedValuesOf('timeZone').includes(zone) || zone === 'UTC', 'an IANA time zone, e.g. Europe/Copenhagen').default('Europe/Copenhagen'),
   BUTIK_APPROVALS_WEBHOOK: z.url({ protocol: /^https?$/ }).optional(),
@@ -105,11 +102,11 @@ export type Config = {
   shutdownGraceMs: number;
   /**
    * The UCP door for shopping agents (docs/ucp.md#switching-it-on): off, test (the mock processor, loopback URLs allowed) or live;
-   * the payment handlers it advertises, each with the processor that backs it.
+   * the file declaring the payment handlers it advertises, which the UCP face reads and checks when it starts.
    */
   ucp: {
     mode: 'off' | 'test' | 'live';
-    paymentHandlers: PaymentHandlerDeclaration[];
+    paymentHandlersFile: string | undefined;
     /** Test mode only: the secret that opens POST /testing/simulate-shipping/{orderId}. */
     simulationSecret: string | undefined;
     /** Offer known buyers their saved addresses and save the ones they ship to. */
@@ -123,8 +120,11 @@ export type Config = {
     auth: 'open' | 'key';
     /** required: every platform request carries an RFC 9421 signature (always in live mode); optional: checked when sent. */
     signatures: 'required' | 'optional';
-    /** The protocol version /.well-known/ucp declares (default the newest); older ones are served beside it, newer ones refused. */
-    version: UcpVersion;
+    /**
+     * The protocol version /.well-known/ucp declares, as given (unset: the newest); the UCP face checks that Butik
+     * implements it. Older ones are served beside it, newer ones refused.
+     */
+    version: string | undefined;
   };
   /** The /admin console: a session ends after this long without a request; dates are shown in timeZone. */
   admin: { idleMinutes: number; timeZone: string };
@@ -185,7 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: e.BUTIK_SHUTDOWN_GRACE_MS,
     ucp: {
       mode: e.BUTIK_UCP_MODE,
-      paymentHandlers: paymentHandlersOf(e.BUTIK_UCP_MODE, e.BUTIK_UCP_PAYMENT_HANDLERS),
+      paymentHandlersFile: e.BUTIK_UCP_PAYMENT_HANDLERS,
       simulationSecret: e.BUTIK_UCP_SIMULATION_SECRET,
       savedAddresses: e.BUTIK_UCP_SAVED_ADDRESSES,
       trustedPlatforms,
@@ -212,14 +212,6 @@ export function believesUnsignedClaims(mode: 'off' | 'test' | 'live', signatures
 /** HOST names a loopback interface: 127.0.0.0/8, ::1 or localhost. */
 function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
-function paymentHandlersOf(mode: 'off' | 'test' | 'live', file: string | undefined): PaymentHandlerDeclaration[] {
-  try {
-    return loadPaymentHandlers(mode, file);
-  } catch (error) {
-    throw new ConfigError(`Invalid configuration:\n  BUTIK_UCP_PAYMENT_HANDLERS: ${(error as Error).message}`);
-  }
 }
 
 /** The address this process listens on, as a URL (an IPv6 host in brackets). */

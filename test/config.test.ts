@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, resolveBaseUrl } from '../src/config.ts';
+import { ucpFaceSettings } from '../src/ucp/face-settings.ts';
 import { runButik } from './helpers/butik-process.ts';
 
 function configError(env: Record<string, string>): ConfigError {
@@ -13,6 +14,17 @@ function configError(env: Record<string, string>): ConfigError {
     throw error;
   }
   throw new Error(`accepted ${JSON.stringify(env)}`);
+}
+
+/** The UCP face's start-up check of its raw settings (ucp/face-settings.ts), as `butik serve` runs it with UCP on. */
+function ucpStartError(env: Record<string, string>): ConfigError {
+  try {
+    ucpFaceSettings(loadConfig(env).ucp);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error(`started with ${JSON.stringify(env)}`);
 }
 
 describe('loadConfig', () => {
@@ -105,12 +117,15 @@ describe('UCP configuration', () => {
   };
 
   it('is off by default and advertises the mock handler in test mode', () => {
-    expect(loadConfig({}).ucp).toEqual({ mode: 'off', paymentHandlers: [], simulationSecret: undefined, savedAddresses: false, trustedPlatforms: [], auth: 'open', signatures: 'optional', version: '2026-04-08' });
-    expect(loadConfig({ BUTIK_UCP_VERSION: '2026-01-11' }).ucp.version).toBe('2026-01-11');
+    expect(loadConfig({}).ucp).toEqual({ mode: 'off', paymentHandlersFile: undefined, simulationSecret: undefined, savedAddresses: false, trustedPlatforms: [], auth: 'open', signatures: 'optional', version: undefined });
+    expect(ucpFaceSettings(loadConfig({}).ucp)).toEqual({ paymentHandlers: [], version: '2026-04-08' });
+    expect(ucpFaceSettings(loadConfig({ BUTIK_UCP_VERSION: '2026-01-11' }).ucp).version).toBe('2026-01-11');
     expect(configError({ BUTIK_UCP_VERSION: '2026-02-30' }).message).toMatch(/BUTIK_UCP_VERSION/);
+    // A date Butik implements no version of is the UCP face's to refuse, when it starts.
+    expect(ucpStartError({ BUTIK_UCP_VERSION: '2030-01-01' }).message).toMatch(/BUTIK_UCP_VERSION: Butik implements UCP 2026-04-08, 2026-01-23, 2026-01-11, not 2030-01-01/);
     expect(loadConfig({ BUTIK_UCP_AUTH: 'key' }).ucp.auth).toBe('key');
     expect(loadConfig({ BUTIK_UCP_SAVED_ADDRESSES: 'true' }).ucp.savedAddresses).toBe(true);
-    expect(loadConfig({ BUTIK_UCP_MODE: 'test' }).ucp.paymentHandlers).toEqual([expect.objectContaining({ id: 'mock_payment_handler', processor: 'mock' })]);
+    expect(ucpFaceSettings(loadConfig({ BUTIK_UCP_MODE: 'test' }).ucp).paymentHandlers).toEqual([expect.objectContaining({ id: 'mock_payment_handler', processor: 'mock' })]);
     expect(loadConfig({ BUTIK_RATE_LIMITS: 'ucp:20' }).rateLimits.ucp).toBe(20);
   });
 
@@ -147,7 +162,7 @@ describe('UCP configuration', () => {
 
   it('reads the handlers file in test mode', () => {
     const config = loadConfig({ BUTIK_UCP_MODE: 'test', BUTIK_UCP_PAYMENT_HANDLERS: handlersFile([{ ...mock, id: 'cards' }]) });
-    expect(config.ucp.paymentHandlers.map((handler) => handler.id)).toEqual(['cards']);
+    expect(ucpFaceSettings(config.ucp).paymentHandlers.map((handler) => handler.id)).toEqual(['cards']);
   });
 
   const refused: Array<[string, Record<string, string>, RegExp]> = [
@@ -158,12 +173,22 @@ describe('UCP configuration', () => {
     ['a file that is not JSON', { BUTIK_UCP_MODE: 'test', BUTIK_UCP_PAYMENT_HANDLERS: handlersFile('x').replace('handlers.json', 'missing.json') }, /cannot read/],
   ];
   for (const [what, env, message] of refused) {
-    it(`refuses ${what}`, () => {
-      const error = configError(env);
+    it(`refuses ${what} when the UCP face starts`, () => {
+      const error = ucpStartError(env);
       expect(error.message).toMatch(/BUTIK_UCP_PAYMENT_HANDLERS/);
       expect(error.message).toMatch(message);
     });
   }
+});
+
+describe('an app with UCP on and a bad payment-handler file', () => {
+  it('does not start: the ConfigError names the variable', async () => {
+    const { createTestApp } = await import('./helpers/app.ts');
+    const missing = join(mkdtempSync(join(tmpdir(), 'butik-handlers-')), 'missing.json');
+    const started = createTestApp({ env: { BUTIK_UCP_MODE: 'test', BUTIK_UCP_PAYMENT_HANDLERS: missing } });
+    await expect(started).rejects.toBeInstanceOf(ConfigError);
+    await expect(started).rejects.toThrow(/BUTIK_UCP_PAYMENT_HANDLERS: cannot read .*missing\.json \(ENOENT\)/);
+  });
 });
 
 describe('butik serve with a bad configuration', () => {

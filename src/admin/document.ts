@@ -63,6 +63,7 @@ const NAV: ReadonlyArray<{ key: NavItem; href: string; ownerOnly?: boolean }> = 
   { key: 'apps', href: '/admin/apps', ownerOnly: true },
   { key: 'policies', href: '/admin/policies', ownerOnly: true },
   { key: 'settings', href: '/admin/settings' },
+  { key: 'shipping', href: '/admin/shipping' },
   { key: 'import', href: '/admin/import', ownerOnly: true },
 ];
 

@@ -26,6 +26,7 @@ import { productPages } from './pages/products.ts';
 import { servicePages } from './pages/services.ts';
 import { searchWordsPages } from './pages/search-words.ts';
 import { settingsPages } from './pages/settings.ts';
+import { shippingPages } from './pages/shipping.ts';
 import { registerSessions } from './session.ts';
 import { setupRoutes } from './setup.ts';
 import { signInRoutes } from './sign-in.ts';
@@ -93,6 +94,7 @@ export const adminRoutes: FastifyPluginAsync<{ deps: AppDeps; masterKey: string 
   policyPages(app, deps);
   settingsPages(app, deps);
   searchWordsPages(app, deps);
+  shippingPages(app, deps);
   // Its own scope: only the upload route parses multipart bodies.
   await app.register(async (scope) => importPages(scope, deps, masterKey));
 };

@@ -2,10 +2,11 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { preparedStatement } from '../db/prepared.ts';
 import { cartItems, carts, products } from '../db/schema.ts';
 import { lineTotal, priceLines, totalsAreSafe } from '../domain/pricing.ts';
+import type { ShippingBook } from '../domain/pricing.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { Cart } from '../schema/cart.ts';
 import { findDiscount } from './discounts.ts';
-import { readSettings } from '../shop/settings.ts';
+import { shippingBook } from '../shop/shipping.ts';
 import type { Queryable } from '../db/client.ts';
 
 export type CartRow = typeof carts.$inferSelect;
@@ -38,11 +39,15 @@ function requireOpen(cart: CartRow): CartRow {
 
 export type CartItemRow = typeof cartItems.$inferSelect;
 
-/** A cart line with the name and price its product has now: what an order placed from it is charged. */
-export type PricedCartLine = CartItemRow & { productName: string; unitPriceDkk: number };
+/**
+ * A cart line with the name and price its product has now (what an order placed from it is charged) and the ids
+ * free-shipping promotions know it by.
+ */
+export type PricedCartLine = CartItemRow & { productName: string; unitPriceDkk: number; itemIds: string[] };
 
 const lockCartWithLines = preparedStatement((db) => db
-  .select({ cart: carts, item: cartItems, product: { name: products.name, priceDkk: products.priceDkk } }).from(carts)
+  .select({ cart: carts, item: cartItems, product: { name: products.name, priceDkk: products.priceDkk, slug: products.slug, sku: products.sku } })
+  .from(carts)
   .leftJoin(cartItems, eq(cartItems.cartId, carts.id))
   .leftJoin(products, eq(products.id, cartItems.productId))
   .where(eq(carts.id, sql.placeholder('cartId')))
@@ -61,8 +66,15 @@ export async function lockOpenCartWithLines(db: Queryable, cartId: string): Prom
   return {
     cart: requireOpen(first.cart),
     // cart_items.product_id references products, so a line always has its product.
-    items: rows.flatMap(({ item, product }) => (item && product ? [{ ...item, productName: product.name, unitPriceDkk: product.priceDkk }] : [])),
+    items: rows.flatMap(({ item, product }) => (item && product
+      ? [{ ...item, productName: product.name, unitPriceDkk: product.priceDkk, itemIds: itemIdsOf(product) }]
+      : [])),
   };
+}
+
+/** The ids a free-shipping promotion may name a product by: its SKU (UCP's item id) and its slug. */
+export function itemIdsOf(product: { slug: string; sku: string | null }): string[] {
+  return product.sku === null ? [product.slug] : [product.sku, product.slug];
 }
 
 /** The product for a slug, soft-deleted ones included (so a line of a withdrawn product can still be removed). */
@@ -86,6 +98,7 @@ export async function cartLines(db: Queryable, cartId: string) {
   return db.select({
     productId: products.id,
     slug: products.slug,
+    sku: products.sku,
     productName: products.name,
     unitPriceDkk: products.priceDkk,
     quantity: cartItems.quantity,
@@ -103,13 +116,14 @@ type CartLine = Awaited<ReturnType<typeof cartLines>>[number];
 type DiscountTerms = { code: string; type: 'percent' | 'fixed'; value: number };
 
 /**
- * The cart as docs/behaviour.md#pricing-a-cart shows it: current prices, the applied code's terms and the shop's shipping
- * settings. The pricing rule has no exception for an empty cart, so it shows the standard shipping.
+ * The cart as docs/behaviour.md#pricing-a-cart shows it: current prices, the applied code's terms and the shop's
+ * shipping by its default rule (a cart has no destination; docs/behaviour.md#shipping). The pricing rule has no
+ * exception for an empty cart, so it shows the standard shipping.
  */
 export async function renderCart(db: Queryable, cart: CartRow): Promise<Cart> {
   const lines = await cartLines(db, cart.id);
   const discount = cart.discountCode ? await findDiscount(db, cart.discountCode) : undefined;
-  return priceCart(cart.id, lines, discount, await readSettings(db));
+  return priceCart(cart.id, lines, discount, await shippingBook(db, undefined));
 }
 
 /** The priced cart from what the caller already holds; cart.create has it all without reading it back. */
@@ -117,11 +131,15 @@ export function priceCart(
   cartId: string,
   lines: readonly CartLine[],
   discount: DiscountTerms | undefined,
-  settings: Awaited<ReturnType<typeof readSettings>>,
+  shipping: ShippingBook,
 ): Cart {
   // By product name then slug: a stable order for agents and tests.
   const sorted = [...lines].sort((a, b) => compareText(a.productName, b.productName) || compareText(a.slug, b.slug));
-  const totals = priceLines(sorted, discount ? { type: discount.type, value: discount.value } : null, settings);
+  const { totals } = priceLines(
+    sorted.map((line) => ({ ...line, itemIds: itemIdsOf(line) })),
+    discount ? { type: discount.type, value: discount.value } : null,
+    shipping,
+  );
   if (!totalsAreSafe(totals)) {
     throw new ToolError('validation_failed', 'The cart total would exceed the largest supported amount; lower a quantity.', {
       errors: [{ path: 'quantity', message: 'cart total exceeds 9007199254740991 øre' }],

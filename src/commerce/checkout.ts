@@ -11,6 +11,7 @@ import { placeOrder } from './place-order.ts';
 import type { OrderColumns } from './place-order.ts';
 import { requireFeature } from '../shop/features.ts';
 import { readSettings } from '../shop/settings.ts';
+import { shippingBook } from '../shop/shipping.ts';
 import type { Queryable } from '../db/client.ts';
 
 type CartLine = { productId: string; quantity: number };
@@ -40,6 +41,8 @@ export async function checkoutCart(
   const { db } = ctx;
   await requireFeature(db, 'checkout');
   const shop = await readSettings(db);
+  const country = input.shipping.country;
+  const book = await shippingBook(db, country);
   const now = ctx.clock();
   // The initial status depends on how the customer pays.
   const status: OrderStatus = input.paymentMethod === 'invoice' ? 'pending' : 'pending_payment';
@@ -50,10 +53,16 @@ export async function checkoutCart(
       if (lines.length === 0) throw new ToolError('cart_empty', `Cart "${cart.id}" has no items; add some with cart.set_item.`);
       // Read without a lock, so an unusable code fails before anything is written; its use is taken at the end.
       const discount = cart.discountCode === null ? null : await usableDiscount(db, cart.discountCode, now);
+      // The same rule as the UCP checkout (docs/behaviour.md#shipping): the cheapest option to the country.
+      const { totals, shipping } = priceLines(lines, discount, book, { country });
+      if (!shipping.charged) {
+        throw new ToolError('shipping_unavailable', `The shop has no shipping rate for ${country === undefined ? 'orders without shipping.country' : `country "${country}"`}; `
+          + 'check out with another shipping.country, or ask the shop owner to add a rate with shipping.set_rate.');
+      }
       return {
         columns: orderColumns(ctx, input, { status, currency: shop.currency }),
         lines: lines.map(({ productId, productName, unitPriceDkk, quantity }) => ({ productId, productName, unitPriceDkk, quantity })),
-        totals: priceLines(lines, discount, shop),
+        totals,
         discountCodes: discount ? [discount.code] : [],
       };
     },

@@ -149,6 +149,11 @@ export const PROBLEMS = {
     title: 'Cart is empty',
     resolution: 'Add at least one product with cart.set_item before checking out.',
   },
+  shipping_unavailable: {
+    status: 422,
+    title: 'No shipping to this destination',
+    resolution: 'The shop has no shipping rate for the country in detail. Check out with another shipping.country, or ask the shop owner to add a rate for it (or a default rate) with shipping.set_rate.',
+  },
   not_revertible: {
     status: 422,
     title: 'Audit entry cannot be reverted',

@@ -3,7 +3,10 @@ import { customerAddresses, customers, promotions, shippingRates } from '../db/s
 import type { ImportRows } from './files.ts';
 import type { ImportRun } from './run.ts';
 
-/** Shipping rates, free-shipping promotions and known buyers: rows no tool changes, so they are not audited. */
+/**
+ * Shipping rates, free-shipping promotions and known buyers. The import does not audit them (import the old files
+ * again to go back); the shipping.* tools, which change rates and promotions one by one, do.
+ */
 
 export async function importShippingRates(run: ImportRun, rows: ImportRows['shipping_rates.csv']): Promise<void> {
   for (const { row } of rows) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../domain/order-status.ts';
 import { Email, Id, Int, JsonObject, NonNegativeInt, Oere, Timestamp, money } from './common.ts';
+import { CountryCode } from './shipping.ts';
 
 export const OrderStatus = z.enum(ORDER_STATUSES).meta({ description: 'An order status; orders.update_status moves an order only along the legal transitions.' });
 export type OrderStatus = z.infer<typeof OrderStatus>;
@@ -115,7 +116,13 @@ const Address = {
 export const CheckoutInput = z.strictObject({
   cartId: Id,
   email: Email.meta({ description: 'Customer e-mail for the order.' }),
-  shipping: z.strictObject(Address).meta({ description: 'Where the order is delivered.' }),
+  shipping: z.strictObject({
+    ...Address,
+    country: CountryCode.optional().meta({
+      description: 'Destination country, ISO 3166-1 alpha-2; prices shipping by its rates. Without it, the shop\'s default shipping rule.',
+      examples: ['DK'],
+    }),
+  }).meta({ description: 'Where the order is delivered.' }),
   billing: z.strictObject({ ...Address, country: Line.meta({ description: 'Country of the billing address.', examples: ['Danmark'] }) })
     .optional()
     .meta({ description: 'Billing address, when it differs from shipping.' }),

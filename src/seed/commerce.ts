@@ -25,7 +25,7 @@ export async function seedDemoCommerce(tx: Tx, items: readonly [Ordered, ...Orde
     createdAt: placedAt,
     updatedAt: placedAt,
   })));
-  const lines = items.map((item) => ({ unitPriceDkk: item.priceDkk, quantity: 1 }));
+  const lines = items.map((item) => ({ unitPriceDkk: item.priceDkk, quantity: 1, itemIds: [] }));
   await insertOrder(tx, {
     columns: {
       email: 'karen@example.dk',
@@ -41,7 +41,7 @@ export async function seedDemoCommerce(tx: Tx, items: readonly [Ordered, ...Orde
       updatedAt: placedAt,
     },
     lines: items.map((item) => ({ productId: item.id, productName: item.name, unitPriceDkk: item.priceDkk, quantity: 1 })),
-    totals: priceLines(lines, { type: 'percent', value: 25 }, SHIPPING),
+    totals: priceLines(lines, { type: 'percent', value: 25 }, { terms: SHIPPING, rates: [], promotions: [] }).totals,
     discountCodes: ['SOMMER25'],
   });
 }

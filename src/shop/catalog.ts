@@ -15,8 +15,8 @@ export async function findProduct(db: Queryable, slug: string, options: { lock?:
   return row;
 }
 
-/** A visible product as a cart line needs it: its id, slug, name and current price. */
-export type LineProduct = Pick<ProductRow, 'id' | 'slug' | 'name' | 'priceDkk'>;
+/** A visible product as a cart line needs it: its id, slug, SKU (promotions name it), name and current price. */
+export type LineProduct = Pick<ProductRow, 'id' | 'slug' | 'sku' | 'name' | 'priceDkk'>;
 
 /**
  * findProduct for a cart line (cart.create, cart.set_item): the same visible product and the same not_found, without
@@ -31,7 +31,7 @@ export async function findLineProduct(db: Queryable, slug: string): Promise<Line
 
 /** Every cart line starts here, so it is a prepared statement. */
 const visibleLineProduct = preparedStatement((db) => db
-  .select({ id: products.id, slug: products.slug, name: products.name, priceDkk: products.priceDkk }).from(products)
+  .select({ id: products.id, slug: products.slug, name: products.name, priceDkk: products.priceDkk, sku: products.sku }).from(products)
   .where(and(eq(products.slug, sql.placeholder('slug')), isNull(products.deletedAt)))
   .prepare('shop_visible_line_product_by_slug'));
 

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import {
-  announcements, categories, discounts, featureFlags, pages, products, services, settings,
+  announcements, categories, discounts, featureFlags, pages, products, promotions, services, settings, shippingRates,
 } from '../db/schema.ts';
 import type { ToolContext } from '../context.ts';
 
@@ -42,6 +42,8 @@ const TARGETS: ReadonlyMap<string, RevertTarget> = new Map([
   ['page', target(pages, { label: 'page', nameField: 'slug', editWith: 'pages.upsert' })],
   ['service', target(services, { label: 'service', nameField: 'slug', editWith: 'services.update' })],
   ['settings', target(settings, { label: 'setting', nameField: 'key', editWith: 'settings.update' })],
+  ['shipping_rate', target(shippingRates, { label: 'shipping rate', nameField: 'id', editWith: 'shipping.set_rate' })],
+  ['promotion', target(promotions, { label: 'free-shipping promotion', nameField: 'id', editWith: 'shipping.set_promotion' })],
   ['feature', target(featureFlags, { label: 'feature flag', nameField: 'key', editWith: 'features.set' })],
   ['announcement', target(announcements, { label: 'announcement', editWith: 'marketing.set_announcement' })],
 ]);

@@ -15,13 +15,14 @@ import type { ToolContext } from '../context.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
 import { usableDiscount } from '../commerce/discounts.ts';
-import { readSettings } from '../shop/settings.ts';
+import { shippingBook } from '../shop/shipping.ts';
 
 /** How every cart answer is priced, said once, on the tool that starts a cart. */
 const CART_PRICING = 'Every cart answer is priced from the current product prices, all amounts in øre (1/100 DKK) incl. 25 % VAT: '
   + 'subtotal = Σ unitPrice × quantity; percent discount = floor(subtotal × value / 100), fixed = min(value, subtotal); '
-  + 'shipping = the shop\'s shipping price (default 4900) unless subtotal − discount reaches the free-shipping threshold '
-  + '(default 50000), also for an empty cart; total = subtotal − discount + shipping. Stock is checked at checkout.';
+  + 'shipping = the shop\'s default shipping (its default rate, else its flat price, default 4900, free once subtotal − discount '
+  + 'reaches the threshold, default 50000, or under a free-shipping promotion), also for an empty cart; '
+  + 'total = subtotal − discount + shipping. cart.checkout prices shipping to shipping.country. Stock is checked at checkout.';
 /** The other cart tools point to it: the cart tools share one scope, so an agent that sees one sees cart.create. */
 const PRICED_AS_CREATED = 'Answers the cart priced from the current product prices as cart.create describes, all amounts in øre '
   + '(1/100 DKK) incl. 25 % VAT. Stock is checked at checkout.';
@@ -58,14 +59,14 @@ export const createCart = defineTool({
     const lines = [];
     for (const item of items) {
       const product = await findLineProduct(ctx.db, item.slug);
-      lines.push({ productId: product.id, slug: product.slug, productName: product.name, unitPriceDkk: product.priceDkk, quantity: item.quantity });
+      lines.push({ productId: product.id, slug: product.slug, sku: product.sku, productName: product.name, unitPriceDkk: product.priceDkk, quantity: item.quantity });
     }
     const discount = discountCode === undefined ? undefined : await usableDiscount(ctx.db, discountCode, ctx.clock());
     const [cart] = await insertCart(ctx.db, [{ discountCode: discount?.code ?? null }]);
     if (!cart) throw new Error('cart insert returned no row');
     const rows = lines.length === 0 ? [] : await insertCartItems(ctx.db,
       lines.map((line) => ({ cartId: cart.id, productId: line.productId, quantity: line.quantity })));
-    const view = priceCart(cart.id, lines, discount, await readSettings(ctx.db));
+    const view = priceCart(cart.id, lines, discount, await shippingBook(ctx.db, undefined));
     await ctx.audit({ targetType: 'cart', targetId: cart.id, before: null, after: snapshotOf(cart, rows) });
     return view;
   },
@@ -131,7 +132,8 @@ export const checkout = defineTool({
   name: 'cart.checkout',
   description: 'Turn an open cart into an order, all or nothing: the discount code is checked again and one use taken '
     + '(422 discount_not_applicable with reason), stock is reserved for every line (422 out_of_stock naming the product, '
-    + 'nothing changed), the order is created and the cart closed (checking it out again → 422 cart_closed; an empty cart '
+    + 'nothing changed), shipping is priced to shipping.country, the cheapest option (none for it → 422 shipping_unavailable), '
+    + 'the order is created and the cart closed (checking it out again → 422 cart_closed; an empty cart '
     + '→ 422 cart_empty). paymentMethod card (default) starts the order as pending_payment, invoice as pending. '
     + 'totalDkk and vatOere are øre; vatOere = round(totalDkk / 5), the 25 % VAT included in the total. '
     + 'To retry safely, send an idempotency key: over MCP as _meta["butik/idempotencyKey"], over REST as the Idempotency-Key header.',

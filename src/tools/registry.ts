@@ -10,6 +10,7 @@ import { pageTools } from './pages.ts';
 import { serviceTools } from './services.ts';
 import { siteTools } from './site.ts';
 import { settingsTools } from './settings.ts';
+import { shippingTools } from './shipping.ts';
 import { featureTools } from './features.ts';
 import { analyticsTools } from './analytics.ts';
 import { customerTools } from './customers.ts';
@@ -22,7 +23,7 @@ import { approvalTools } from './approvals.ts';
  * shop's; toolsFor in app.ts adds those of the features a configuration switches on.
  */
 export const ALL_TOOLS: readonly AnyTool[] = [
-  ...productTools, ...categoryTools, ...discountTools, ...cartTools, ...orderTools, ...auditTools, ...pageTools, ...serviceTools, ...siteTools, ...settingsTools, ...featureTools, ...analyticsTools, ...customerTools, ...marketingTools, ...imageTools, ...approvalTools,
+  ...productTools, ...categoryTools, ...discountTools, ...cartTools, ...orderTools, ...auditTools, ...pageTools, ...serviceTools, ...siteTools, ...settingsTools, ...shippingTools, ...featureTools, ...analyticsTools, ...customerTools, ...marketingTools, ...imageTools, ...approvalTools,
 ];
 
 export type JsonSchema = Record<string, unknown>;

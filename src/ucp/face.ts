@@ -10,6 +10,7 @@ import { paymentActions } from './payments/payment-actions.ts';
 import { refundThroughProcessors } from './payments/refund-seam.ts';
 import { platformProfiles } from './signatures/platform-profile.ts';
 import { ucpRoutes } from './routes.ts';
+import { ucpFaceSettings } from './face-settings.ts';
 import { signingKeySource } from './signatures/signing-keys.ts';
 import { webhookDelivery } from './webhooks/webhooks.ts';
 
@@ -35,6 +36,8 @@ export type UcpFaceOptions = {
  */
 export async function ucpFace(app: FastifyInstance, { deps, policy, events, refunds, clock, linking, timing }: UcpFaceOptions): Promise<RunOperation> {
   const { db } = deps.database;
+  // First, before anything runs: a bad payment-handler file or version stops the start-up.
+  ucpFaceSettings(deps.config.ucp);
   feedOrderEvents(events);
   refundThroughProcessors(refunds);
   const delivery = webhookDelivery({ db, policy, log: app.log, baseUrl: () => deps.baseUrl, clock, ...timing });

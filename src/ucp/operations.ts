@@ -3,7 +3,7 @@ import type { StoredAnswer } from '../calls/idempotency.ts';
 import { unstorableTextErrors } from '../schema/storable-text.ts';
 import type { AppDeps } from '../deps.ts';
 import { ap2Negotiated, mandateRequired, requireSameTerms, verifyCheckoutMandate } from './signatures/ap2-mandates.ts';
-import { namesNothing, runOnce } from './call/call.ts';
+import { failureAnswer, namesNothing, runOnce } from './call/call.ts';
 import type { OperationName, RunOperation, UcpAnswer, UcpCall } from './call/call.ts';
 import type { UcpCaller } from './identity/caller.ts';
 import { CheckoutFromCart, checkoutFromCart } from './cart/cart-checkout.ts';
@@ -25,6 +25,7 @@ import { publishedSigningKeys } from './signatures/signing-keys.ts';
 import type { SigningKeySource } from './signatures/signing-keys.ts';
 import type { UcpVersion } from './core/versions.ts';
 import type { WebhookDelivery } from './webhooks/webhooks.ts';
+import { ucpFaceSettings } from './face-settings.ts';
 
 type Context = UcpCall & { profile: PlatformProfile; settings: WriteSettings; edge: Edge };
 /** What an operation answers, before it is shaped for the negotiated version. */
@@ -57,9 +58,10 @@ export function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T
  */
 export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles: ProfileReader, keys: SigningKeySource): RunOperation {
   const { config } = deps;
+  const { paymentHandlers, version: declared } = ucpFaceSettings(config.ucp);
   const db = deps.database.db;
   const settingsFor = (caller: UcpCaller): WriteSettings => ({
-    handlers: config.ucp.paymentHandlers, caller, baseUrl: deps.baseUrl, now: deps.runtime.clock(), savedAddresses: config.ucp.savedAddresses,
+    handlers: paymentHandlers, caller, baseUrl: deps.baseUrl, now: deps.runtime.clock(), savedAddresses: config.ucp.savedAddresses,
   });
 
   const operations: Record<OperationName, Operation> = {
@@ -137,7 +139,6 @@ export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles
     return (view: Record<string, unknown>) => requireSameTerms(mandated, presentCheckout(view, edge));
   }
 
-  const declared = config.ucp.version;
   const shaped = async (outcome: Outcome, edge: Edge): Promise<unknown> => {
     switch (outcome.kind) {
       case 'checkout': {
@@ -152,10 +153,7 @@ export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles
     }
   };
   /** A failure in the version the call negotiated, or the declared one when it failed before a version was agreed. */
-  const failed = (error: UcpError, version = declared): UcpAnswer => {
-    const { status, body } = presentError(error, version, deps.baseUrl);
-    return { status, text: JSON.stringify(body), ...(error.options.retryAfter ? { retryAfter: error.options.retryAfter } : {}) };
-  };
+  const failed = (error: UcpError, version = declared): UcpAnswer => failureAnswer(error, presentError(error, version, deps.baseUrl));
 
   return async function runOperation(call: UcpCall): Promise<UcpAnswer> {
     const operation = operations[call.operation];
@@ -175,7 +173,7 @@ export function ucpOperations(deps: AppDeps, delivery: WebhookDelivery, profiles
     const incompatible = incompatibleCapabilities(profile.capabilities, version);
     if (incompatible) return failed(incompatible, version);
     const edge: Edge = {
-      version, handlers: config.ucp.paymentHandlers, platformCapabilities: profile.capabilities, baseUrl: deps.baseUrl, ap2: ap2Negotiated(version, profile.capabilities),
+      version, handlers: paymentHandlers, platformCapabilities: profile.capabilities, baseUrl: deps.baseUrl, ap2: ap2Negotiated(version, profile.capabilities),
     };
     const execute = async (): Promise<StoredAnswer> => {
       try {

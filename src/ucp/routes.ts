@@ -23,6 +23,7 @@ import { requestVerifier } from './signatures/verify-request.ts';
 import type { VerifyRequest } from './signatures/verify-request.ts';
 import { isUcpVersion, servedVersions } from './core/versions.ts';
 import type { UcpVersion } from './core/versions.ts';
+import { ucpFaceSettings } from './face-settings.ts';
 
 type IdRequest = FastifyRequest<{ Params: { id?: string } }>;
 type BodyKind = 'json' | 'optional' | 'none';
@@ -42,10 +43,10 @@ export const ucpRoutes = async (
   const verify = requestVerifier({ policy: config.ucp.signatures, httpsOnly: config.ucp.mode === 'live', baseUrl: () => deps.baseUrl, profiles, clock });
   signAnswers(app, keys, clock, app.log);
 
-  const declared = config.ucp.version;
+  const { paymentHandlers, version: declared } = ucpFaceSettings(config.ucp);
   const profile = async (reply: FastifyReply, version: UcpVersion) => {
     const signingKeys = await publishedSigningKeys(database.db);
-    const document = businessProfile(version, { baseUrl: deps.baseUrl, handlers: config.ucp.paymentHandlers, signingKeys, declared });
+    const document = businessProfile(version, { baseUrl: deps.baseUrl, handlers: paymentHandlers, signingKeys, declared });
     return reply.header('cache-control', 'public, max-age=300').type(JSON_TYPE).send(JSON.stringify(document));
   };
   app.get('/.well-known/ucp', async (_request, reply) => profile(reply, declared));
@@ -89,7 +90,7 @@ async function serve(
   served: { operation: OperationName; body: BodyKind; guard?: (request: IdRequest) => void; admit: Admission; verify: VerifyRequest },
 ): Promise<FastifyReply> {
   reply.header('cache-control', 'no-store');
-  const declared = deps.config.ucp.version;
+  const declared = ucpFaceSettings(deps.config.ucp).version;
   // Refused before a version was negotiated: in the version UCP-Agent asks for when the shop serves it, else the declared one.
   let shownIn = declared;
   try {

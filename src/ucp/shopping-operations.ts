@@ -1,6 +1,6 @@
 import type { StoredAnswer } from '../calls/idempotency.ts';
 import type { AppDeps } from '../deps.ts';
-import { namesNothing, runOnce } from './call/call.ts';
+import { failureAnswer, namesNothing, runOnce } from './call/call.ts';
 import type { RunShopping, ShoppingCall, ShoppingOperationName } from './call/call.ts';
 import { cancelUcpCart, createUcpCart, readUcpCart, updateUcpCart } from './cart/cart-sessions.ts';
 import { getCatalogProduct, lookupCatalog, searchCatalogProducts } from './catalog/catalog-operations.ts';
@@ -67,9 +67,7 @@ export function shoppingOperations(deps: AppDeps): RunShopping {
         throw error;
       }
     };
-    return runOnce({ db, now: deps.runtime.clock() }, call, operation.writes, execute, (failure) => ({
-      status: failure.status, text: JSON.stringify(transportErrorBody(capability, failure)),
-      ...(failure.options.retryAfter ? { retryAfter: failure.options.retryAfter } : {}),
-    }));
+    return runOnce({ db, now: deps.runtime.clock() }, call, operation.writes, execute,
+      (failure) => failureAnswer(failure, { status: failure.status, body: transportErrorBody(capability, failure) }));
   };
 }

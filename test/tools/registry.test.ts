@@ -30,13 +30,13 @@ describe('the tool registry', () => {
   it('registers every tool that a module under src/tools or the UCP webhook tools export, and nothing else', async () => {
     const registered = toolsFor('live').map((tool) => tool.name).sort();
     expect(registered).toEqual([...await exportedTools()].sort());
-    expect(registered).toHaveLength(55);
+    expect(registered).toHaveLength(60);
   });
 
   it('adds the UCP webhook tools only while UCP is on', () => {
-    expect(ALL_TOOLS).toHaveLength(53);
+    expect(ALL_TOOLS).toHaveLength(58);
     expect(toolsFor('off')).toBe(ALL_TOOLS);
-    expect(toolsFor('test').map((tool) => tool.name).slice(53)).toEqual(['webhooks.list', 'webhooks.retry']);
+    expect(toolsFor('test').map((tool) => tool.name).slice(58)).toEqual(['webhooks.list', 'webhooks.retry']);
   });
 
   it('refuses two tools with one name', () => {

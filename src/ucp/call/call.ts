@@ -41,6 +41,13 @@ export type UcpAnswer = StoredAnswer & { retryAfter?: number };
 export type RunOperation = (call: UcpCall) => Promise<UcpAnswer>;
 export type RunShopping = (call: ShoppingCall) => Promise<UcpAnswer>;
 
+/** A failure's answer: the status and body the dispatcher shaped it into, and its Retry-After when it has one. */
+export function failureAnswer(failure: UcpError, shaped: { status: number; body: unknown }): UcpAnswer {
+  return {
+    status: shaped.status, text: JSON.stringify(shaped.body), ...(failure.options.retryAfter ? { retryAfter: failure.options.retryAfter } : {}),
+  };
+}
+
 /** Ids are Butik's UUIDs; a longer one, or one the database could not even compare, names nothing. */
 const MAX_ID_LENGTH = 200;
 export const namesNothing = (id: string) => id.length > MAX_ID_LENGTH || !isStorableText(id);

@@ -2,6 +2,7 @@ import { and, eq, gt, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Queryable } from '../../db/client.ts';
 import { cartItems, carts, products, ucpCarts, ucpCheckoutSessions } from '../../db/schema.ts';
+import { lineTotal, subtotalOf } from '../../domain/pricing.ts';
 import { MAX_QUANTITY } from '../../schema/cart.ts';
 import { productRecordsBySkuOrSlug, productRecordsWhere } from '../../shop/product-read.ts';
 import { readSettings } from '../../shop/settings.ts';
@@ -104,7 +105,7 @@ export async function cartLineRecords(db: Queryable, cartId: string) {
 async function render(db: Queryable, cart: UcpCartRow) {
   const lines = await cartLineRecords(db, cart.cartId);
   const { currency } = await readSettings(db);
-  const subtotal = lines.reduce((sum, line) => sum + line.record.priceDkk * line.quantity, 0);
+  const subtotal = subtotalOf(lines.map(({ record, quantity }) => ({ unitPriceDkk: record.priceDkk, quantity })));
   const messages = lines.flatMap((line, index) => (line.quantity > line.record.stock
     ? [{ type: 'warning' as const, code: 'out_of_stock', content: `Only ${line.record.stock} of ${line.record.name} in stock`, path: `$.line_items[${index}]` }]
     : []));
@@ -112,7 +113,7 @@ async function render(db: Queryable, cart: UcpCartRow) {
     ucp: envelope('dev.ucp.shopping.cart'),
     id: cart.cartId,
     line_items: lines.map(({ record, quantity }) => {
-      const amount = record.priceDkk * quantity;
+      const amount = lineTotal({ unitPriceDkk: record.priceDkk, quantity });
       const image = record.images[0]?.url;
       return {
         id: record.id,

@@ -1,7 +1,6 @@
-import { eq, inArray, or, sql } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { preparedStatement } from '../../db/prepared.ts';
-import { discounts, promotions, shippingRates } from '../../db/schema.ts';
+import { discounts } from '../../db/schema.ts';
 import { normalizeCode } from '../../schema/discount.ts';
 import { productRecordsById, productRecordsBySkuOrSlug } from '../../shop/product-read.ts';
 import type { ProductRecord } from '../../shop/product-read.ts';
@@ -39,33 +38,6 @@ export async function productsById(db: Queryable, ids: readonly string[]): Promi
   if (ids.length === 0) return new Map();
   const records = await productRecordsById(db, ids);
   return new Map(records.map((record) => [record.id, toCatalogProduct(record)]));
-}
-
-export type ShippingRate = typeof shippingRates.$inferSelect;
-
-/**
- * The rates for a country plus the `default` ones, and whether the shop has any rate at all, in one round trip: a
- * country the rates miss ships flat only in a shop without rates. The one extra row (any rate) answers the second.
- */
-const ratesForCountry = preparedStatement((db) => db.select().from(shippingRates)
-  .where(or(
-    eq(shippingRates.countryCode, sql.placeholder('country')),
-    eq(shippingRates.countryCode, 'default'),
-    eq(shippingRates.id, db.select({ id: shippingRates.id }).from(shippingRates).limit(1)),
-  ))
-  .prepare('ucp_rates_for_country'));
-
-/** The rates for a country plus the `default` ones (the caller picks one per service level), and whether the shop has any. */
-export async function ratesFor(db: Queryable, countryCode: string): Promise<{ rates: ShippingRate[]; anyRate: boolean }> {
-  const rows = await ratesForCountry(db).execute({ country: countryCode });
-  return { rates: rows.filter((rate) => rate.countryCode === countryCode || rate.countryCode === 'default'), anyRate: rows.length > 0 };
-}
-
-const promotionsOfType = preparedStatement((db) => db.select().from(promotions)
-  .where(eq(promotions.type, sql.placeholder('type'))).prepare('ucp_promotions_of_type'));
-
-export async function freeShippingPromotions(db: Queryable) {
-  return promotionsOfType(db).execute({ type: 'free_shipping' });
 }
 
 export async function discountsByCode(db: Queryable, codes: readonly string[]) {

@@ -1,10 +1,11 @@
 import type { Queryable } from '../../db/client.ts';
 import type { ucpCheckoutSessions } from '../../db/schema.ts';
 import { readSettings } from '../../shop/settings.ts';
-import { discountsByCode, freeShippingPromotions, productsById, ratesFor } from './catalog.ts';
+import { discountsByCode, productsById } from './catalog.ts';
+import { shippingBook } from '../../shop/shipping.ts';
 import type { CatalogProduct } from './catalog.ts';
 import type { PaymentHandlerDeclaration } from '../payments/payment-handlers.ts';
-import { lineTotal, optionFromSettings, optionsFromRates, shipsFree, subtotalOf } from '../../domain/pricing.ts';
+import { lineTotal, priceShipping, subtotalOf } from '../../domain/pricing.ts';
 import type { ShippingOption } from '../../domain/pricing.ts';
 import { applyDiscounts } from './discounts.ts';
 import type { AppliedDiscount, Warning } from './discounts.ts';
@@ -126,9 +127,9 @@ export async function renderCheckout(
   const afterDiscounts = subtotal - discounts.discount;
 
   const fulfillment = session.fulfillment as StoredFulfillment | null;
-  const shipping = await chooseShipping(db, fulfillment, {
-    shop, afterDiscounts, itemIds: lines.map((line) => line.itemId), lineIds: lines.map((line) => line.id), messages,
-  });
+  // Promotions know an item by what the platform called it and by the catalog's own id (SKU, else slug), as the cart does.
+  const itemIds = lines.flatMap((line) => [line.itemId, products.get(line.productId)?.itemId ?? line.itemId]);
+  const shipping = await chooseShipping(db, fulfillment, { afterDiscounts, itemIds, lineIds: lines.map((line) => line.id), messages });
   const shippingAmount = shipping.selected ? optionAmount(shipping.selected.option) : 0;
   const total = afterDiscounts + shippingAmount;
   const ready = !messages.some((message) => message.type === 'error');
@@ -158,7 +159,6 @@ export async function renderCheckout(
 }
 
 type ShippingInputs = {
-  shop: Awaited<ReturnType<typeof readSettings>>;
   afterDiscounts: number;
   itemIds: string[];
   lineIds: string[];
@@ -186,9 +186,13 @@ async function chooseShipping(db: Queryable, fulfillment: StoredFulfillment | nu
   const index = methods.indexOf(method);
   const destination = method.destinations.find((candidate) => candidate.id === method.selected_destination_id);
   const country = destination?.address_country;
-  const options = country ? await optionsFor(db, country, inputs) : undefined;
   const firstGroup = method.groups[0];
-  const option = options?.find((candidate) => candidate.id === firstGroup?.selected_option_id);
+  const quote = country
+    ? priceShipping({ ...inputs, country, chosenOptionId: firstGroup?.selected_option_id ?? undefined }, await shippingBook(db, country))
+    : undefined;
+  const options = quote?.options.map(fulfillmentOption);
+  // UCP asks the buyer to choose: the cheapest option is charged only once it is selected.
+  const option = quote?.charged && firstGroup?.selected_option_id ? fulfillmentOption(quote.charged) : undefined;
   if (!destination) {
     messages.push(missing(`$.fulfillment.methods[${index}].selected_destination_id`, 'Fulfillment address is required'));
   } else if (!country) {
@@ -217,13 +221,4 @@ function renderMethod(method: StoredMethod, lineIds: readonly string[], groups: 
 
 function optionAmount(option: FulfillmentOption): number {
   return option.totals.find((total) => total.type === 'total')?.amount ?? 0;
-}
-
-async function optionsFor(db: Queryable, country: string, inputs: ShippingInputs): Promise<FulfillmentOption[]> {
-  const promotions = await freeShippingPromotions(db);
-  const free = shipsFree(promotions, inputs.afterDiscounts, inputs.itemIds);
-  const { rates, anyRate } = await ratesFor(db, country);
-  if (rates.length > 0) return optionsFromRates(rates, country, free).map(fulfillmentOption);
-  // A country the rates do not cover, in a shop that has rates, gets no option; a shop without any rates ships flat.
-  return anyRate ? [] : [fulfillmentOption(optionFromSettings(inputs.shop, inputs.afterDiscounts, free))];
 }

@@ -1,0 +1,170 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasScope } from '../../access/actor.ts';
+import { html } from '../../edge/html/template.ts';
+import type { Html } from '../../edge/html/template.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { PromotionRecord, ShippingRateRecord } from '../../schema/shipping.ts';
+import { readSettings } from '../../shop/settings.ts';
+import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
+import type { Refusal } from '../call.ts';
+import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { field, filled, lines, textArea, wholeNumber } from '../fields.ts';
+import { formatMoney } from '../format.ts';
+import { signedIn } from '../session.ts';
+import type { SignedIn } from '../session.ts';
+import { t } from '../strings.ts';
+
+type Shipping = { rates: ShippingRateRecord[]; promotions: PromotionRecord[] };
+type Form = Record<string, string>;
+type Query = { done?: string; rate?: string; promotion?: string };
+type Kind = 'rate' | 'promotion';
+
+const c = t.shipping;
+const DONE: Record<string, string> = {
+  rateSaved: c.rateSaved, rateRemoved: c.rateRemoved, promotionSaved: c.promotionSaved, promotionRemoved: c.promotionRemoved,
+};
+const TOOLS = {
+  rate: { set: 'shipping.set_rate', remove: 'shipping.delete_rate', path: 'rates' },
+  promotion: { set: 'shipping.set_promotion', remove: 'shipping.delete_promotion', path: 'promotions' },
+} as const;
+
+const removeHref = (kind: Kind, id: string) => `/admin/shipping/${TOOLS[kind].path}/${encodeURIComponent(id)}/delete`;
+
+/**
+ * The rate form as typed, turned into shipping.set_rate's input; a country is taken in any case. The two forms share
+ * a page, so each names its id field after itself (one page, one element per id).
+ */
+function rateInput(body: Form): Record<string, unknown> {
+  const country = body.countryCode?.trim() ?? '';
+  return {
+    id: body.rateId?.trim() ?? '', title: body.title?.trim() ?? '', serviceLevel: body.serviceLevel?.trim() ?? '',
+    countryCode: country.toLowerCase() === 'default' ? 'default' : country.toUpperCase(), price: wholeNumber(filled(body, 'price')) ?? '',
+  };
+}
+
+function promotionInput(body: Form): Record<string, unknown> {
+  const minSubtotal = wholeNumber(filled(body, 'minSubtotal'));
+  return {
+    id: body.promotionId?.trim() ?? '', description: body.description?.trim() ?? '', eligibleSkus: lines(body.eligibleSkus),
+    ...(minSubtotal !== undefined ? { minSubtotal } : {}),
+  };
+}
+
+function rateForm(who: SignedIn, values: Form, refusal?: Refusal): Html {
+  const err = (name: string) => refusal?.fields.get(name);
+  return html`<form method="post" action="/admin/shipping/rates" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">
+<h2 id="rate-form">${c.rateForm}</h2>
+${field({ name: 'rateId', label: c.rateId, value: values.rateId, error: err('id'), required: true })}
+${field({ name: 'title', label: c.rateTitleField, value: values.title, error: err('title'), required: true })}
+${field({ name: 'serviceLevel', label: c.levelField, value: values.serviceLevel, error: err('serviceLevel'), required: true })}
+${field({ name: 'countryCode', label: c.countryField, value: values.countryCode, error: err('countryCode'), required: true })}
+${field({ name: 'price', label: c.priceField, type: 'number', value: values.price, error: err('price'), required: true })}
+<button type="submit">${t.save}</button></form>`;
+}
+
+function promotionForm(who: SignedIn, values: Form, refusal?: Refusal): Html {
+  const err = (name: string) => refusal?.fields.get(name);
+  return html`<form method="post" action="/admin/shipping/promotions" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">
+<h2 id="promotion-form">${c.promotionForm}</h2>
+${field({ name: 'promotionId', label: c.promotionId, value: values.promotionId, error: err('id'), required: true })}
+${field({ name: 'description', label: c.description, value: values.description, error: err('description'), required: true })}
+${field({ name: 'minSubtotal', label: c.minimumField, type: 'number', value: values.minSubtotal, error: err('minSubtotal') })}
+${textArea({ name: 'eligibleSkus', label: c.itemsField, value: values.eligibleSkus, error: err('eligibleSkus') })}
+<button type="submit">${t.save}</button></form>`;
+}
+
+function actions(kind: Kind, id: string): Html {
+  return html`<td><a href="/admin/shipping?${kind}=${encodeURIComponent(id)}#${kind}-form">${c.edit}<span class="skip-link"> ${id}</span></a> · <a href="${removeHref(kind, id)}">${c.remove}<span class="skip-link"> ${id}</span></a></td>`;
+}
+
+function ratesTable(rates: readonly ShippingRateRecord[], currency: string, canWrite: boolean): Html {
+  if (rates.length === 0) return html`<p>${c.noRates}</p>`;
+  return html`<table class="stack"><thead><tr><th scope="col">${c.country}</th><th scope="col">${c.level}</th><th scope="col">${c.rateTitle}</th><th scope="col" class="num">${c.price}</th>${canWrite ? html`<th scope="col"><span class="skip-link">Actions</span></th>` : ''}</tr></thead><tbody>
+${rates.map((rate) => html`<tr><td data-label="${c.country}">${rate.countryCode === 'default' ? c.defaultCountry : rate.countryCode}</td><td data-label="${c.level}">${rate.serviceLevel}</td><td data-label="${c.rateTitle}">${rate.title} <small>(${rate.id})</small></td><td data-label="${c.price}" class="num">${formatMoney(rate.price, currency)}</td>${canWrite ? actions('rate', rate.id) : ''}</tr>`)}
+</tbody></table>`;
+}
+
+function promotionsTable(promotions: readonly PromotionRecord[], currency: string, canWrite: boolean): Html {
+  if (promotions.length === 0) return html`<p>${c.noPromotions}</p>`;
+  return html`<table class="stack"><thead><tr><th scope="col">${c.description}</th><th scope="col" class="num">${c.minimum}</th><th scope="col">${c.items}</th>${canWrite ? html`<th scope="col"><span class="skip-link">Actions</span></th>` : ''}</tr></thead><tbody>
+${promotions.map((promotion) => html`<tr><td data-label="${c.description}">${promotion.description} <small>(${promotion.id})</small></td><td data-label="${c.minimum}" class="num">${promotion.minSubtotal === null ? c.noMinimum : formatMoney(promotion.minSubtotal, currency)}</td><td data-label="${c.items}">${promotion.eligibleSkus.join(', ') || c.noMinimum}</td>${canWrite ? actions('promotion', promotion.id) : ''}</tr>`)}
+</tbody></table>`;
+}
+
+/** The form values of the rate or promotion the person chose to edit, from the list the page read. */
+function editing(shipping: Shipping, query: Query): { rate: Form; promotion: Form } {
+  const rate = shipping.rates.find((candidate) => candidate.id === query.rate);
+  const promotion = shipping.promotions.find((candidate) => candidate.id === query.promotion);
+  return {
+    rate: rate ? { rateId: rate.id, title: rate.title, serviceLevel: rate.serviceLevel, countryCode: rate.countryCode, price: String(rate.price) } : {},
+    promotion: promotion ? {
+      promotionId: promotion.id, description: promotion.description, minSubtotal: promotion.minSubtotal === null ? '' : String(promotion.minSubtotal),
+      eligibleSkus: promotion.eligibleSkus.join('\n'),
+    } : {},
+  };
+}
+
+type Typed = { kind: Kind; values: Form; refusal: Refusal };
+
+/**
+ * Shipping rates and free-shipping promotions, read and changed through the shipping.* tools: the role's scopes
+ * decide, so only an owner (settings:write) sees the forms. Amounts are typed in minor units and shown in the
+ * shop currency, as on the settings page.
+ */
+export function shippingPages(app: FastifyInstance, deps: AppDeps): void {
+  const page = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, query: Query, typed?: Typed) => {
+    const shipping = await readTool<Shipping>(deps, request, who.actor, 'shipping.list', {});
+    const { currency } = await readSettings(deps.runtime.db);
+    const canWrite = hasScope(who.actor, 'settings:write');
+    const chosen = editing(shipping, query);
+    const done = DONE[query.done ?? ''];
+    return sendAdminPage(reply, {
+      title: c.title, current: 'shipping', viewer: who.viewer,
+      main: html`<h1>${c.title}</h1>${done ? noticeBox(done) : ''}${typed ? problemBox(typed.refusal.detail, typed.refusal.resolution) : ''}
+<p>${c.lead}</p>${canWrite ? '' : html`<p>${c.readOnly}</p>`}
+<section><h2>${c.rates}</h2>${ratesTable(shipping.rates, currency, canWrite)}</section>
+${canWrite ? rateForm(who, typed?.kind === 'rate' ? typed.values : chosen.rate, typed?.kind === 'rate' ? typed.refusal : undefined) : ''}
+<section><h2>${c.promotions}</h2>${promotionsTable(shipping.promotions, currency, canWrite)}</section>
+${canWrite ? promotionForm(who, typed?.kind === 'promotion' ? typed.values : chosen.promotion, typed?.kind === 'promotion' ? typed.refusal : undefined) : ''}`,
+    }, typed ? 422 : 200);
+  };
+
+  app.get<{ Querystring: Query }>('/admin/shipping', async (request, reply) => {
+    const who = await signedIn(deps, request, reply);
+    if (!who) return reply;
+    return page(request, reply, who, request.query);
+  });
+
+  for (const kind of ['rate', 'promotion'] as const) {
+    const { set, remove, path } = TOOLS[kind];
+
+    app.post<{ Body: Form }>(`/admin/shipping/${path}`, { preHandler: app.csrfProtection }, async (request, reply) => {
+      const who = await signedIn(deps, request, reply);
+      if (!who) return reply;
+      const input = kind === 'rate' ? rateInput(request.body) : promotionInput(request.body);
+      const outcome = await callTool(deps, request, who.actor, set, input, idempotencyKeyOf(request.body));
+      if (outcome.ok) return reply.redirect(`/admin/shipping?done=${kind}Saved`, 303);
+      return page(request, reply, who, {}, { kind, values: request.body, refusal: refusalOf(outcome.problem) });
+    });
+
+    app.get<{ Params: { id: string } }>(`/admin/shipping/${path}/:id/delete`, async (request, reply) => {
+      const who = await signedIn(deps, request, reply);
+      if (!who) return reply;
+      const title = kind === 'rate' ? c.removeRateTitle : c.removePromotionTitle;
+      return sendAdminPage(reply, {
+        title, current: 'shipping', viewer: who.viewer,
+        main: html`<h1>${title}</h1><p><strong>${request.params.id}</strong></p><p>${c.removeLead}</p>
+<form method="post" action="${removeHref(kind, request.params.id)}">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}"><button class="danger" type="submit">${c.remove}</button> <a href="/admin/shipping">${t.cancel}</a></form>`,
+      });
+    });
+
+    app.post<{ Params: { id: string }; Body: Form }>(`/admin/shipping/${path}/:id/delete`, { preHandler: app.csrfProtection }, async (request, reply) => {
+      const who = await signedIn(deps, request, reply);
+      if (!who) return reply;
+      const outcome = await callTool(deps, request, who.actor, remove, { id: request.params.id, confirm: true }, idempotencyKeyOf(request.body));
+      if (outcome.ok) return reply.redirect(`/admin/shipping?done=${kind}Removed`, 303);
+      const refusal = refusalOf(outcome.problem);
+      return sendAdminPage(reply, { title: t.refused, current: 'shipping', viewer: who.viewer, main: problemBox(refusal.detail, refusal.resolution) }, outcome.status);
+    });
+  }
+}
