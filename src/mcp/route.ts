@@ -69,7 +69,7 @@ async function admitCaller(
     return undefined;
   }
   return {
-    context: { runtime: deps.runtime, actor, requestId: request.id, log: request.log },
+    context: { runtime: deps.runtime, actor, requestId: request.id, log: request.log, sellsOverUcp: deps.config.ucp.mode !== 'off' },
     headers,
     // Handlers see who is calling, never the token.
     clientId: callerId(actor),

@@ -6,7 +6,10 @@ import { parseIfMatch, quoteEtag } from '../calls/if-match.ts';
 import { answerText, problemAnswer, runCall } from '../calls/run-call.ts';
 import type { CallOutcome, HeldApproval } from '../calls/run-call.ts';
 import type { Log } from '../log.ts';
+import { readSettings } from '../shop/settings.ts';
 import type { ToolRuntime } from '../tools/invoke.ts';
+import { listAppViews, readAppView } from './apps/resources.ts';
+import type { ViewShop } from './apps/resources.ts';
 import { SERVER_INFO } from './server-card.ts';
 import { canSee } from './tool-catalog.ts';
 import type { McpCatalog, McpTool } from './tool-catalog.ts';
@@ -31,6 +34,8 @@ export type McpCallContext = {
   actor: Actor;
   requestId: string;
   log: Log;
+  /** Whether the shop sells over UCP, so that a cart view may link to the buyer's page (docs/behaviour.md#mcp-apps). */
+  sellsOverUcp: boolean;
 };
 
 /**
@@ -44,12 +49,24 @@ export function createMcpServer(catalog: McpCatalog, context: McpCallContext): M
     // The list depends on the caller's key, so no shared cache may keep it.
     cacheHints: { 'tools/list': { cacheScope: 'private', ttlMs: 0 } },
   });
-  mcp.server.registerCapabilities({ tools: { listChanged: false } });
+  mcp.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false } });
   mcp.server.setRequestHandler('tools/list', () => ({
     tools: catalog.tools.filter((entry) => canSee(entry.tool, context.actor)).map((entry) => entry.listing),
   }));
   mcp.server.setRequestHandler('tools/call', (request) => callTool(catalog, context, request));
+  // The MCP Apps views hold no shop data (it comes in tool results), so every caller may list and read them.
+  mcp.server.setRequestHandler('resources/list', async () => ({ resources: listAppViews(await viewShop(context)) }));
+  mcp.server.setRequestHandler('resources/read', async (request) => {
+    const read = await readAppView(request.params.uri, await viewShop(context));
+    if (!read) throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, `Unknown resource: ${request.params.uri}; resources/list names the ones this server has.`);
+    return read;
+  });
   return mcp;
+}
+
+async function viewShop(context: McpCallContext): Promise<ViewShop> {
+  const { currency } = await readSettings(context.runtime.db);
+  return { baseUrl: context.runtime.baseUrl, currency, checkout: context.sellsOverUcp };
 }
 
 async function callTool(catalog: McpCatalog, context: McpCallContext, request: CallToolRequest): Promise<CallToolResult> {

@@ -6,6 +6,7 @@ import { Warning } from '../schema/warning.ts';
 import { toJsonSchema } from '../tools/registry.ts';
 import { HeldAnswer } from '../calls/run-call.ts';
 import type { Registry, RegisteredTool } from '../tools/registry.ts';
+import { withAppView } from './apps/resources.ts';
 import { leanInputSchema, leanOutputSchema } from './lean-schema.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -101,7 +102,7 @@ function toMcpTool(tool: RegisteredTool): McpTool {
   return {
     tool,
     wrapsResult: output.wraps,
-    listing: {
+    listing: withAppView({
       name: tool.name,
       title,
       description: tool.description,
@@ -113,7 +114,7 @@ function toMcpTool(tool: RegisteredTool): McpTool {
         idempotentHint,
         openWorldHint,
       },
-    },
+    }),
   };
 }
 
