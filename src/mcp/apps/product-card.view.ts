@@ -27,7 +27,6 @@ function card(product: Shown, shop: ShopFacts, app: App, heading: 'h1' | 'h2'): 
     const img = el('img', 'photo');
     img.src = image;
     img.alt = '';
-    img.loading = 'lazy';
     article.append(img);
   }
   const body = el('div', 'body', el(heading, 'name', product.name));

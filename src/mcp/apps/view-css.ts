@@ -15,6 +15,8 @@ a:focus-visible { outline: 3px solid var(--banner); outline-offset: 2px; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 .note { color: var(--muted); }
 .cards { list-style: none; margin: 0; padding: 0; display: grid; gap: 0.75rem; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); }
+/* One product alone stays card-sized in a wide chat column. */
+main > .card { max-width: 26rem; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); overflow: hidden; box-shadow: 0 1px 2px rgba(29, 36, 51, 0.06); }
 .photo { display: block; width: 100%; aspect-ratio: 4 / 3; object-fit: cover; background: var(--line); }
 .body { padding: 0.8rem 1rem 1rem; }
