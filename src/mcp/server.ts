@@ -10,7 +10,7 @@ import { readSettings } from '../shop/settings.ts';
 import type { ToolRuntime } from '../tools/invoke.ts';
 import { listAppViews, readAppView } from './apps/resources.ts';
 import type { ViewShop } from './apps/resources.ts';
-import { SERVER_INFO } from './server-card.ts';
+import { SERVER_CAPABILITIES, SERVER_INFO } from './server-card.ts';
 import { canSee } from './tool-catalog.ts';
 import type { McpCatalog, McpTool } from './tool-catalog.ts';
 
@@ -49,7 +49,7 @@ export function createMcpServer(catalog: McpCatalog, context: McpCallContext): M
     // The list depends on the caller's key, so no shared cache may keep it.
     cacheHints: { 'tools/list': { cacheScope: 'private', ttlMs: 0 } },
   });
-  mcp.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false } });
+  mcp.server.registerCapabilities(SERVER_CAPABILITIES);
   mcp.server.setRequestHandler('tools/list', () => ({
     tools: catalog.tools.filter((entry) => canSee(entry.tool, context.actor)).map((entry) => entry.listing),
   }));
