@@ -3,6 +3,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withAppView } from '../../src/mcp/apps/resources.ts';
 import { BASE_URL, createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createProduct, master } from '../helpers/fixtures.ts';
@@ -77,11 +78,20 @@ describe('MCP Apps resources', () => {
           expect(tool._meta?.ui, tool.name).toBeUndefined();
           continue;
         }
-        expect(tool._meta, tool.name).toEqual({ ui: { resourceUri: uri }, [RESOURCE_URI_META_KEY]: uri });
+        // Other members of _meta may sit beside these; the view adds only the two keys.
+        expect(tool._meta?.ui, tool.name).toEqual({ resourceUri: uri });
+        expect(tool._meta?.[RESOURCE_URI_META_KEY], tool.name).toBe(uri);
         expect(validToolMeta(tool._meta!.ui)).toBe(true);
       }
       expect(tools.filter((tool) => tool._meta?.ui !== undefined)).toHaveLength(expected.size);
     });
+  });
+
+  it('keeps what else a listing carries in _meta, and leaves a tool without a view as it is', () => {
+    const listing = { name: 'cart.get', inputSchema: { type: 'object' as const }, _meta: { 'butik/other': 1 } };
+    expect(withAppView(listing)._meta).toEqual({ 'butik/other': 1, ui: { resourceUri: 'ui://butik/cart' }, [RESOURCE_URI_META_KEY]: 'ui://butik/cart' });
+    const plain = { name: 'orders.get', inputSchema: { type: 'object' as const } };
+    expect(withAppView(plain)).toBe(plain);
   });
 
   it('leaves the results of those tools as they were: the REST result as text and as structuredContent', async () => {
