@@ -97,7 +97,8 @@ export default tseslint.config(
           { from: 'deps', allow: [...base, 'access', 'db', 'tools'] },
           { from: 'edge', allow: [...base, 'edge', 'calls', 'access', 'deps'] },
           { from: 'http', allow: [...base, 'http', 'edge', 'calls', 'tools', 'access', 'db', 'deps', 'commands'] },
-          { from: 'mcp', allow: [...base, 'mcp', 'edge', 'calls', 'tools', 'access', 'oauth', 'deps'] },
+          // The MCP Apps views (mcp/apps/) read the shop's currency and wear the storefront's colours.
+          { from: 'mcp', allow: [...base, 'mcp', 'edge', 'calls', 'tools', 'access', 'oauth', 'deps', 'shop', 'site'] },
           { from: 'oauth', allow: [...base, 'oauth', 'edge', 'access', 'db', 'site', 'deps'] },
           // The console is a third face of the tools beside http/ and mcp/: it may read what http/ reads, and shop/
           // for read-only views, but changes the shop only through the call pipeline (calls/). Staff accounts,

@@ -21,8 +21,9 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // PGlite finds its WebAssembly and data files next to its own modules; pg-native is pg's optional binding.
-  external: ['@electric-sql/pglite', 'pg-native'],
+  // PGlite finds its WebAssembly and data files next to its own modules; pg-native is pg's optional binding; esbuild
+  // (which bundles the MCP Apps views at their first read, src/mcp/apps/bundle.ts) finds its binary beside its own package.
+  external: ['@electric-sql/pglite', 'pg-native', 'esbuild'],
   // Bundled CommonJS libraries still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __butikRequire } from 'node:module'; const require = __butikRequire(import.meta.url);" },
   sourcemap: 'linked',

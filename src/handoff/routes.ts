@@ -11,7 +11,7 @@ import { loadChrome } from '../site/chrome.ts';
 import { SITE_FORM_POLICY, renderDocument } from '../site/document.ts';
 import type { PageView } from '../site/document.ts';
 import { UcpError } from '../ucp/core/errors.ts';
-import { handoffParty, storefrontParty } from '../ucp/handoff.ts';
+import { checkoutFromButikCart, handoffParty, storefrontParty } from '../ucp/handoff.ts';
 import type { HandoffParty } from '../ucp/handoff.ts';
 import type { OperationName, RunOperation } from '../ucp/call/call.ts';
 import { readCheckout, readRefusal } from './checkout-model.ts';
@@ -158,11 +158,28 @@ export const handoffRoutes = async (app: FastifyInstance, { deps, run }: { deps:
     if (!parsed.success) {
       return send(reply, notice('Varen kan ikke købes', 'Antallet skal være et helt tal fra 1 og op.', 'Gå tilbage til varen, og ret antallet.'), 422);
     }
+    return startCheckout(request, reply, { line_items: [{ item: { id: parsed.data.product }, quantity: parsed.data.quantity }] });
+  });
+
+  // The cart view a chat shows (mcp/apps/) links here. A link out of a chat can only be a GET, so the visit starts
+  // the session as the Buy button's POST does: a session charges and reserves nothing, one left alone expires, and
+  // the limit above counts these visits. The cart's id is as unguessable as a session's.
+  app.get<{ Params: { cartId: string } }>('/checkout/cart/:cartId', async (request, reply) => {
+    const { cartId } = request.params;
+    const body = SessionId.safeParse(cartId).success ? await checkoutFromButikCart(db, cartId) : undefined;
+    if (!body) {
+      return send(reply, notice('Kurven kan ikke købes', 'Kurven findes ikke, er tom eller er allerede betalt.', 'Bed assistenten om en ny kurv, eller køb varerne i butikken.'), 404);
+    }
+    return startCheckout(request, reply, body);
+  });
+
+  /** A new session for the person in the shop itself, and its page; what the shop cannot sell is explained instead. */
+  async function startCheckout(request: FastifyRequest, reply: FastifyReply, lines: Record<string, unknown>) {
     const shop = await readSettings(db);
     const party = storefrontParty(request.ip);
     const answer = await run({
       operation: 'create_checkout', id: '', agent: party.agent, caller: party.caller, idempotencyKey: undefined, requestId: request.id, log: request.log,
-      body: { line_items: [{ item: { id: parsed.data.product }, quantity: parsed.data.quantity }], currency: shop.currency },
+      body: { ...lines, currency: shop.currency },
     });
     const json: unknown = JSON.parse(answer.text);
     if (answer.status >= 300) {
@@ -172,7 +189,7 @@ export const handoffRoutes = async (app: FastifyInstance, { deps, run }: { deps:
         : refusalNotice(refusal), answer.status);
     }
     return redirectToPage(reply, readCheckout(json).id);
-  });
+  }
 };
 
 /** The problems the session itself reports (its messages), each beside its field; the first for a place wins. */

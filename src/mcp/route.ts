@@ -76,6 +76,7 @@ async function admitCaller(
       log: request.log,
       // Only a sign-in on the connector can step its grant up (stepUp), so only it is shown what it cannot call yet.
       listsEveryTool: path === CONNECTOR_PATH && isOAuthGrant(actor),
+      sellsOverUcp: deps.config.ucp.mode !== 'off',
     },
     headers,
     // Handlers see who is calling, never the token.

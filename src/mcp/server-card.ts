@@ -5,6 +5,9 @@ import type { AppDeps } from '../deps.ts';
 /** The identity both tools/list answers and the server card carry. */
 export const SERVER_INFO = { name: 'butik', title: 'Butik', version: '1.0.0' } as const;
 
+/** What the server offers, in initialize, server/discover and the card: the tools, and the MCP Apps views as resources. */
+export const SERVER_CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false } };
+
 /** The protocol revisions /api/mcp serves: the initialize era and the sessionless one (docs/behaviour.md#transport). */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'] as const;
 
@@ -56,7 +59,7 @@ export function buildServerCard(baseUrl: string, paths: CardPaths): Record<strin
     serverInfo: { ...SERVER_INFO },
     transport: { type: 'streamable-http', endpoint },
     protocolVersion: SUPPORTED_PROTOCOL_VERSIONS[SUPPORTED_PROTOCOL_VERSIONS.length - 1],
-    capabilities: { tools: { listChanged: false } },
+    capabilities: SERVER_CAPABILITIES,
     authentication,
   };
 }

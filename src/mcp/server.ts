@@ -6,8 +6,11 @@ import { parseIfMatch, quoteEtag } from '../calls/if-match.ts';
 import { answerText, problemAnswer, runCall } from '../calls/run-call.ts';
 import type { CallOutcome, HeldApproval } from '../calls/run-call.ts';
 import type { Log } from '../log.ts';
+import { readSettings } from '../shop/settings.ts';
 import type { ToolRuntime } from '../tools/invoke.ts';
-import { SERVER_INFO } from './server-card.ts';
+import { listAppViews, readAppView } from './apps/resources.ts';
+import type { ViewShop } from './apps/resources.ts';
+import { SERVER_CAPABILITIES, SERVER_INFO } from './server-card.ts';
 import { canSee, listingFor } from './tool-catalog.ts';
 import type { McpCatalog, McpTool } from './tool-catalog.ts';
 
@@ -33,6 +36,8 @@ export type McpCallContext = {
   log: Log;
   /** An OAuth sign-in on the connector, which can step its grant up: its tools/list shows every tool (listingFor). */
   listsEveryTool: boolean;
+  /** Whether the shop sells over UCP, so that a cart view may link to the buyer's page (docs/behaviour.md#mcp-apps). */
+  sellsOverUcp: boolean;
 };
 
 /**
@@ -46,10 +51,22 @@ export function createMcpServer(catalog: McpCatalog, context: McpCallContext): M
     // The list depends on the caller's key, so no shared cache may keep it.
     cacheHints: { 'tools/list': { cacheScope: 'private', ttlMs: 0 } },
   });
-  mcp.server.registerCapabilities({ tools: { listChanged: false } });
+  mcp.server.registerCapabilities(SERVER_CAPABILITIES);
   mcp.server.setRequestHandler('tools/list', () => ({ tools: listingFor(catalog, context.actor, context.listsEveryTool) }));
   mcp.server.setRequestHandler('tools/call', (request) => callTool(catalog, context, request));
+  // The MCP Apps views hold no shop data (it comes in tool results), so every caller may list and read them.
+  mcp.server.setRequestHandler('resources/list', async () => ({ resources: listAppViews(await viewShop(context)) }));
+  mcp.server.setRequestHandler('resources/read', async (request) => {
+    const read = await readAppView(request.params.uri, await viewShop(context));
+    if (!read) throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, `Unknown resource: ${request.params.uri}; resources/list names the ones this server has.`);
+    return read;
+  });
   return mcp;
+}
+
+async function viewShop(context: McpCallContext): Promise<ViewShop> {
+  const { currency } = await readSettings(context.runtime.db);
+  return { baseUrl: context.runtime.baseUrl, currency, checkout: context.sellsOverUcp };
 }
 
 async function callTool(catalog: McpCatalog, context: McpCallContext, request: CallToolRequest): Promise<CallToolResult> {

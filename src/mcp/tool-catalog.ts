@@ -6,6 +6,7 @@ import { Warning } from '../schema/warning.ts';
 import { toJsonSchema } from '../tools/registry.ts';
 import { HeldAnswer } from '../calls/run-call.ts';
 import type { Registry, RegisteredTool } from '../tools/registry.ts';
+import { withAppView } from './apps/resources.ts';
 import { leanInputSchema, leanOutputSchema } from './lean-schema.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -100,7 +101,7 @@ function toMcpTool(tool: RegisteredTool): McpTool {
   const warned = tool.warnings === undefined ? shaped : { ...shaped, schema: withWarnings(shaped.schema) };
   const output = tool.annotations.readOnlyHint ? warned : { ...warned, schema: orHeld(warned.schema) };
   const { title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = tool.annotations;
-  const listing: Tool = {
+  const listing: Tool = withAppView({
     name: tool.name,
     title,
     description: tool.description,
@@ -112,7 +113,7 @@ function toMcpTool(tool: RegisteredTool): McpTool {
       idempotentHint,
       openWorldHint,
     },
-  };
+  });
   return { tool, wrapsResult: output.wraps, listing, stepUp: stepUpListings(tool, listing) };
 }
 

@@ -1,9 +1,12 @@
 /** The one stylesheet of the public pages, served at /assets/site.css. System fonts, no external requests. */
-export const SITE_CSS = `:root {
+/** The storefront's colours and corner; the MCP Apps views (src/mcp/apps/) wear them too. */
+export const SITE_TOKENS = `:root {
   --ink: #1d2433; --muted: #5a6275; --paper: #fbfaf7; --card: #ffffff; --line: #e4e1d8;
   --accent: #1f5f8b; --accent-ink: #ffffff; --banner: #f3d36b; --radius: 12px;
   color-scheme: light;
-}
+}`;
+
+export const SITE_CSS = `${SITE_TOKENS}
 *, *::before, *::after { box-sizing: border-box; }
 html { -webkit-text-size-adjust: 100%; }
 body {

@@ -1,4 +1,6 @@
+import { findCart, renderCart } from '../commerce/carts.ts';
 import type { Db } from '../db/client.ts';
+import { ToolError } from '../errors/tool-error.ts';
 import type { Agent } from './core/agent-header.ts';
 import { findSession } from './checkout/sessions.ts';
 import { openCaller } from './identity/caller.ts';
@@ -25,4 +27,25 @@ export async function handoffParty(db: Db, sessionId: string, ip: string): Promi
 /** A session a person starts in the shop itself (the product page's Buy button): no platform stands behind it. */
 export function storefrontParty(ip: string): HandoffParty {
   return { caller: openCaller(ip), agent: { profile: '', version: PAGE_VERSION } };
+}
+
+/**
+ * A new checkout's lines and code from an open Butik cart, the one an agent filled with the cart tools and a chat
+ * shows in its cart view (docs/behaviour.md#mcp-apps); undefined for a cart that is unknown, checked out or empty.
+ */
+export async function checkoutFromButikCart(db: Db, cartId: string): Promise<Record<string, unknown> | undefined> {
+  let cart;
+  try {
+    cart = await findCart(db, cartId);
+  } catch (error) {
+    if (error instanceof ToolError && error.code === 'not_found') return undefined;
+    throw error;
+  }
+  if (cart.status !== 'open') return undefined;
+  const { items, discountCode } = await renderCart(db, cart);
+  if (items.length === 0) return undefined;
+  return {
+    line_items: items.map((item) => ({ item: { id: item.slug }, quantity: item.quantity })),
+    ...(discountCode === null ? {} : { discounts: { codes: [discountCode] } }),
+  };
 }

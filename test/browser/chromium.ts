@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 /** Debian's chromium, driven by playwright-core (no browser download). */
@@ -43,8 +43,11 @@ export const WIDTHS = [{ width: 1440, height: 900 }, { width: 375, height: 812 }
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-/** axe-core in the page, evaluated over CDP since no page here admits inline script: no serious or critical violation. */
-export async function expectAccessible(page: Page, name: string): Promise<void> {
+/**
+ * axe-core in the page (or in one frame: an MCP Apps view), evaluated over CDP since no page here admits inline
+ * script: no serious or critical violation.
+ */
+export async function expectAccessible(page: Page | Frame, name: string): Promise<void> {
   await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe;

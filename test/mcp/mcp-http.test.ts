@@ -55,7 +55,7 @@ describe('the initialize era', () => {
     expect(response.body.result).toMatchObject({
       protocolVersion: version,
       serverInfo: { name: 'butik', version: '1.0.0' },
-      capabilities: { tools: { listChanged: false } },
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
     });
   });
 
@@ -86,7 +86,7 @@ describe('the sessionless 2026-07-28 era', () => {
     const response = await exchange(message, headers);
     expect(response.status).toBe(200);
     expect(response.body.result.supportedVersions).toContain('2026-07-28');
-    expect(response.body.result.capabilities).toEqual({ tools: { listChanged: false } });
+    expect(response.body.result.capabilities).toEqual({ tools: { listChanged: false }, resources: { listChanged: false } });
   });
 
   it('marks tool lists cacheScope private, since they vary by key', async () => {

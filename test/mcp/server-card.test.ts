@@ -57,7 +57,7 @@ describe('the MCP server card', () => {
     const { body } = await send(t, { method: 'GET', url: PATHS[1] });
     expect(body.serverInfo).toEqual({ name: 'butik', title: 'Butik', version: '1.0.0' });
     expect(body.transport).toEqual({ type: 'streamable-http', endpoint: 'http://butik.test/api/mcp' });
-    expect(body.capabilities).toEqual({ tools: { listChanged: false } });
+    expect(body.capabilities).toEqual({ tools: { listChanged: false }, resources: { listChanged: false } });
     expect(body.authentication).toEqual({
       required: false,
       schemes: ['bearer', 'oauth2'],

@@ -4,6 +4,7 @@ import { orders } from '../../src/db/schema.ts';
 import { seedDemoStore } from '../../src/seed/demo.ts';
 import { BASE_URL, createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
+import { createCart, createDiscount } from '../helpers/commerce.ts';
 import { ucp } from './helpers.ts';
 
 /** A person's browser: the CSRF cookie it was given, sent back with every request. */
@@ -207,6 +208,26 @@ describe('the buyer page of a UCP checkout session (test mode, open)', () => {
     const outOfStock = await post(t, '/checkout', visitor, { _csrf: product.token, product: 'aviator-classic', quantity: '999' });
     expect(outOfStock.statusCode).toBe(400);
     expect(outOfStock.body).toContain('Der er ikke nok på lager');
+  });
+
+  it('starts a session from an agent\'s cart when a person follows the cart view\'s link, and refuses a cart it cannot sell', async () => {
+    const { code } = await createDiscount(t);
+    const cart = await createCart(t, { items: [{ slug: 'aviator-classic', quantity: 2 }], discountCode: code });
+    const followed = await t.app.inject({ method: 'GET', url: `/checkout/cart/${cart.cartId}` });
+    expect(followed.statusCode).toBe(303);
+    const id = /^\/checkout\/([0-9a-f-]{36})$/.exec(String(followed.headers.location))?.[1];
+    expect(id).toBeDefined();
+    const session = await ucp(t, 'GET', `/checkout-sessions/${id}`);
+    expect(session.body.line_items).toMatchObject([{ item: { id: 'aviator-classic' }, quantity: 2 }]);
+    expect(session.body.discounts.codes).toEqual([code]);
+    expect((await open(t, `/checkout/${id}`, { cookie: '' })).body).toMatch(/<td>Aviator Classic<\/td><td class="number">2<\/td>/);
+
+    const empty = await createCart(t);
+    for (const cartId of [empty.cartId, '7d1f9a52-2f7e-4a0e-9d51-3a7f1d2b8c00', 'not-a-cart']) {
+      const refused = await t.app.inject({ method: 'GET', url: `/checkout/cart/${cartId}` });
+      expect(refused.statusCode, cartId).toBe(404);
+      expect(refused.body).toContain('Kurven findes ikke, er tom eller er allerede betalt.');
+    }
   });
 });
 
