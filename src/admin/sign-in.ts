@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { checkSignIn, hasOwner } from '../access/staff.ts';
+import { checkSignIn, hasOwner, recordSignIn } from '../access/staff.ts';
 import { endStaffSessions } from '../access/staff-sessions.ts';
 import type { SignInLimiter } from '../access/sign-in-limit.ts';
 import { html } from '../edge/html/template.ts';
@@ -65,6 +65,7 @@ export function signInRoutes(app: FastifyInstance, deps: AppDeps, limiter: SignI
       return sendAdminPage(reply, signInPage({ email, message: problemBox(t.signIn.failed) }), 401);
     }
     await turn.succeeded();
+    await recordSignIn(db, member.id, deps.runtime.clock());
     // A new session id at sign-in: an id planted or seen before it is worth nothing after.
     await request.session.regenerate();
     request.session.staffId = member.id;
