@@ -25,6 +25,9 @@ import { pagePages } from './pages/pages.ts';
 import { productPages } from './pages/products.ts';
 import { servicePages } from './pages/services.ts';
 import { settingsPages } from './pages/settings.ts';
+import { staffPages } from './pages/staff.ts';
+import { accountPages } from './account.ts';
+import { inviteRoutes } from './invite.ts';
 import { registerSessions } from './session.ts';
 import { setupRoutes } from './setup.ts';
 import { signInRoutes } from './sign-in.ts';
@@ -75,6 +78,8 @@ export const adminRoutes: FastifyPluginAsync<{ deps: AppDeps; masterKey: string 
 
   signInRoutes(app, deps, limiter);
   setupRoutes(app, deps, limiter);
+  inviteRoutes(app, deps, limiter);
+  accountPages(app, deps, limiter);
   overviewRoutes(app, deps);
   activityRoutes(app, deps);
   orderPages(app, deps);
@@ -91,6 +96,7 @@ export const adminRoutes: FastifyPluginAsync<{ deps: AppDeps; masterKey: string 
   approvalPages(app, deps);
   policyPages(app, deps);
   settingsPages(app, deps);
+  staffPages(app, deps);
   // Its own scope: only the upload route parses multipart bodies.
   await app.register(async (scope) => importPages(scope, deps, masterKey));
 };

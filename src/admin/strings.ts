@@ -4,7 +4,7 @@ export const t = {
   skip: 'Skip to content',
   nav: {
     label: 'Console', overview: 'Overview', activity: 'Activity', orders: 'Orders', customers: 'Customers', products: 'Products', categories: 'Categories', keys: 'API keys',
-    discounts: 'Discounts', pages: 'Pages', services: 'Services', settings: 'Settings', import: 'Import', apps: 'Connected apps', agents: 'Agents', approvals: 'Approvals', policies: 'Policies',
+    discounts: 'Discounts', pages: 'Pages', services: 'Services', settings: 'Settings', import: 'Import', apps: 'Connected apps', agents: 'Agents', approvals: 'Approvals', policies: 'Policies', staff: 'Staff',
   },
   viewShop: 'View the shop',
   signedInAs: 'Signed in as',
@@ -107,6 +107,29 @@ export const t = {
     prefix: 'Key', lastUsed: 'Last used', state: 'State', active: 'active', revoked: 'revoked', expired: 'expired',
     shownOnce: 'Copy the key now: it is shown only once.', rotated: 'The key was rotated; the old secret no longer works.', revokedDone: 'The key was revoked.',
     ownerOnly: 'Only an owner manages API keys.',
+  },
+  staff: {
+    title: 'Staff', email: 'E-mail', role: 'Role', lastSignIn: 'Last signed in', never: 'Never', you: '(you)',
+    invite: 'Add a person', inviteButton: 'Create an invitation link',
+    inviteLead: 'The person gets a one-time link, valid for 24 hours, where they choose their own password. Send it to them yourself; Butik sends no mail.',
+    shownOnce: 'Copy the link now and send it to the person: it is shown only once.', link: 'Invitation link',
+    roles: { owner: 'Owner: everything, including keys, staff and settings', manager: 'Manager: runs the shop day to day', viewer: 'Viewer: reads everything, changes nothing' },
+    changeRole: 'Change role', roleChanged: (email: string, role: string) => `${email} is now ${role}.`,
+    remove: 'Remove', removeTitle: 'Remove this person?', removeLead: (email: string) => `${email} can no longer sign in, and every session they have ends now. Their past changes stay in Activity.`,
+    removeButton: 'Remove the person', removed: (email: string) => `${email} was removed.`, back: 'Back to Staff',
+    ownerOnly: 'Only an owner manages staff.',
+  },
+  invite: {
+    title: 'Join the shop console', lead: (email: string, role: string) => `Choose a password for ${email} (${role}). This link works once.`,
+    password: 'Password (at least 12 characters)', confirm: 'The same password again', button: 'Set the password and sign in',
+    mismatch: 'The two passwords are not the same.',
+    closedResolution: 'Ask the shop owner for a new invitation link. If you already set your password, sign in.',
+  },
+  account: {
+    title: 'Your account', link: 'Your account', change: 'Change your password', current: 'Current password',
+    next: 'New password (at least 12 characters)', confirm: 'The new password again', button: 'Change the password',
+    wrong: 'The current password is not right.', mismatch: 'The two new passwords are not the same.',
+    changed: 'Your password was changed. Every other session of yours has ended.',
   },
   settings: {
     title: 'Settings and features', shop: 'Shop settings', storeName: 'Shop name', tagline: 'Tagline (optional)', contactEmail: 'Contact e-mail (optional)',
