@@ -54,7 +54,9 @@ export const t = {
   },
   customers: {
     title: 'Customers', search: 'Name or e-mail', name: 'Name', email: 'E-mail', orders: 'Orders', spent: 'Spent', last: 'Last order',
-    first: 'First order', recent: 'Latest orders', allOrders: 'All their orders', previous: 'Previous page', next: 'Next page',
+    first: 'First order', recent: 'Latest orders', allOrders: 'All their orders',
+    addresses: 'Saved addresses', noAddresses: 'No saved addresses.', address: 'Address', savedBy: 'Saved by',
+    savedByWho: { shop: 'The shop (imported)', agent_key: 'An agent\'s order (API key)', buyer_account: 'Their linked buyer account', platform: 'A shopping platform\'s order' }, previous: 'Previous page', next: 'Next page',
   },
   products: {
     title: 'Products', search: 'Search', newProduct: 'New product', edit: 'Edit', name: 'Name', slug: 'Slug', price: 'Price (minor units, VAT incl.)',
