@@ -59,6 +59,7 @@ export const t = {
     savedByWho: { shop: 'The shop (imported)', agent_key: 'An agent\'s order (API key)', buyer_account: 'Their linked buyer account', platform: 'A shopping platform\'s order' }, previous: 'Previous page', next: 'Next page',
   },
   products: {
+    chooseCategory: 'Choose a category', categoryChoice: 'Category',
     title: 'Products', search: 'Search', newProduct: 'New product', edit: 'Edit', name: 'Name', slug: 'Slug', price: 'Price (minor units, VAT incl.)',
     priceShown: 'Price', stock: 'Stock', brand: 'Brand', category: 'Category slug', description: 'Description', frameColor: 'Frame colour',
     lensColor: 'Lens colour', featured: 'Featured', images: 'Image URLs (one per line)', delete: 'Delete', deleteTitle: 'Delete this product?',

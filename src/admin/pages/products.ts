@@ -6,6 +6,8 @@ import type { AppDeps } from '../../deps.ts';
 import { readSettings } from '../../shop/settings.ts';
 import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
 import type { Refusal } from '../call.ts';
+import { categoryChoice, categoryOptions } from '../category-choice.ts';
+import type { CategoryOption } from '../category-choice.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { field, filled, textArea, wholeNumber } from '../fields.ts';
 import { formatMoney } from '../format.ts';
@@ -45,7 +47,7 @@ function formOf(product: Product): Form {
   };
 }
 
-function productForm(who: SignedIn, options: { action: string; values: Form; refusal?: Refusal; creating: boolean }): Html {
+function productForm(who: SignedIn, options: { action: string; values: Form; refusal?: Refusal; creating: boolean; categories: CategoryOption[] }): Html {
   const err = (name: string) => options.refusal?.fields.get(name) ?? options.refusal?.fields.get(`patch.${name}`);
   const v = options.values;
   const images = (v.images ?? '').split(/\r?\n/).map((line) => safeSrc(line.trim())).filter((src): src is string => src !== undefined);
@@ -54,7 +56,7 @@ ${options.creating ? field({ name: 'slug', label: t.products.slug, value: v.slug
 ${field({ name: 'name', label: t.products.name, value: v.name, error: err('name'), required: true })}
 ${field({ name: 'priceDkk', label: t.products.price, type: 'number', value: v.priceDkk, error: err('priceDkk'), required: true })}
 ${field({ name: 'stock', label: t.products.stock, type: 'number', value: v.stock, error: err('stock'), required: true })}
-${field({ name: 'categorySlug', label: t.products.category, value: v.categorySlug, error: err('categorySlug') ?? err('categoryId'), required: options.creating })}
+${categoryChoice(options.categories, { value: v.categorySlug, error: err('categorySlug') ?? err('categoryId'), creating: options.creating })}
 ${field({ name: 'brand', label: t.products.brand, value: v.brand, error: err('brand') })}
 ${field({ name: 'frameColor', label: t.products.frameColor, value: v.frameColor, error: err('frameColor') })}
 ${field({ name: 'lensColor', label: t.products.lensColor, value: v.lensColor, error: err('lensColor') })}
@@ -94,7 +96,7 @@ ${products.map((product) => html`<tr><td data-label="${t.products.name}"><a href
     return sendAdminPage(reply, {
       title: product.name, current: 'products', viewer: who.viewer,
       main: html`<h1>${product.name}</h1>${options.notice ? noticeBox(options.notice) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
-${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`, values: options.values ?? formOf(product), creating: false, ...(options.refusal ? { refusal: options.refusal } : {}) })}
+${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`, values: options.values ?? formOf(product), creating: false, categories: await categoryOptions(deps, request, who.actor), ...(options.refusal ? { refusal: options.refusal } : {}) })}
 <p><a class="button secondary" href="/admin/products/${product.slug}/delete">${t.products.delete}</a></p>`
     : html`<dl class="panel">${Object.entries(formOf(product)).map(([name, value]) => html`<dt>${name}</dt><dd>${value || '—'}</dd>`)}</dl>`}`,
     }, options.refusal ? 422 : 200);
@@ -103,7 +105,7 @@ ${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`
   app.get('/admin/products/new', async (request, reply) => {
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
-    return sendAdminPage(reply, { title: t.products.newProduct, current: 'products', viewer: who.viewer, main: html`<h1>${t.products.newProduct}</h1>${productForm(who, { action: '/admin/products/new', values: {}, creating: true })}` });
+    return sendAdminPage(reply, { title: t.products.newProduct, current: 'products', viewer: who.viewer, main: html`<h1>${t.products.newProduct}</h1>${productForm(who, { action: '/admin/products/new', values: {}, creating: true, categories: await categoryOptions(deps, request, who.actor) })}` });
   });
 
   app.post<{ Body: Form }>('/admin/products/new', { preHandler: app.csrfProtection }, async (request, reply) => {
@@ -113,7 +115,7 @@ ${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`
     const outcome = await callTool(deps, request, who.actor, 'products.create', { slug: body.slug ?? '', ...productFields(body) }, idempotencyKeyOf(body));
     if (outcome.ok) return reply.redirect(`/admin/products/${encodeURIComponent((outcome.result as { slug: string }).slug)}?done=created`, 303);
     const refusal = refusalOf(outcome.problem);
-    return sendAdminPage(reply, { title: t.products.newProduct, current: 'products', viewer: who.viewer, main: html`<h1>${t.products.newProduct}</h1>${problemBox(refusal.detail, refusal.resolution)}${productForm(who, { action: '/admin/products/new', values: body, creating: true, refusal })}` }, 422);
+    return sendAdminPage(reply, { title: t.products.newProduct, current: 'products', viewer: who.viewer, main: html`<h1>${t.products.newProduct}</h1>${problemBox(refusal.detail, refusal.resolution)}${productForm(who, { action: '/admin/products/new', values: body, creating: true, refusal, categories: await categoryOptions(deps, request, who.actor) })}` }, 422);
   });
 
   app.get<{ Params: { slug: string }; Querystring: { done?: string } }>('/admin/products/:slug', async (request, reply) => {
