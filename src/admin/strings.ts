@@ -11,6 +11,8 @@ export const t = {
   signOut: 'Sign out',
   signOutEverywhere: 'Sign out everywhere',
   signIn: { title: 'Sign in', email: 'Email', password: 'Password', button: 'Sign in', failed: 'The e-mail or password is not right.', limited: 'Too many failed sign-ins. Wait a while before you try again.', signedOut: 'You are signed out.',
+    draftKept: 'Your session ended before the form was saved. Sign in, and the form comes back with what you typed.',
+    draftRestored: 'Your session ended; check and save again.',
     noOwner: 'This shop has no owner yet, so nobody can sign in.',
     noOwnerHow: 'Open the one-time link the server printed when it started (the line "No shop owner yet" on its error output; restarting the server prints a new one), or run on the server: butik staff add you@example.com --role owner' },
   setup: {

@@ -9,6 +9,7 @@ import type { Refusal } from '../call.ts';
 import { categoryChoice, categoryOptions } from '../category-choice.ts';
 import type { CategoryOption } from '../category-choice.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { takeDraft } from '../drafts.ts';
 import { field, filled, textArea, wholeNumber } from '../fields.ts';
 import { formatMoney } from '../format.ts';
 import { signedIn } from '../session.ts';
@@ -105,7 +106,8 @@ ${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`
   app.get('/admin/products/new', async (request, reply) => {
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
-    return sendAdminPage(reply, { title: t.products.newProduct, current: 'products', viewer: who.viewer, main: html`<h1>${t.products.newProduct}</h1>${productForm(who, { action: '/admin/products/new', values: {}, creating: true, categories: await categoryOptions(deps, request, who.actor) })}` });
+    const draft = takeDraft(request, '/admin/products/new');
+    return sendAdminPage(reply, { title: t.products.newProduct, current: 'products', viewer: who.viewer, main: html`<h1>${t.products.newProduct}</h1>${draft ? noticeBox(t.signIn.draftRestored) : ''}${productForm(who, { action: '/admin/products/new', values: draft ?? {}, creating: true, categories: await categoryOptions(deps, request, who.actor) })}` });
   });
 
   app.post<{ Body: Form }>('/admin/products/new', { preHandler: app.csrfProtection }, async (request, reply) => {
@@ -121,6 +123,8 @@ ${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`
   app.get<{ Params: { slug: string }; Querystring: { done?: string } }>('/admin/products/:slug', async (request, reply) => {
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
+    const draft = takeDraft(request, `/admin/products/${request.params.slug}`);
+    if (draft) return editPage(request, reply, who, request.params.slug, { values: draft, notice: t.signIn.draftRestored });
     const notice = request.query.done === 'created' ? t.products.created : request.query.done === 'saved' ? t.products.saved : undefined;
     return editPage(request, reply, who, request.params.slug, notice ? { notice } : {});
   });
