@@ -1,4 +1,4 @@
-import { and, asc, eq, ne } from 'drizzle-orm';
+import { asc, eq, or } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Channel } from '../context.ts';
 import type { Db, Queryable } from '../db/client.ts';
@@ -74,15 +74,16 @@ export async function hasOwner(db: Db): Promise<boolean> {
 }
 
 /**
- * The account with this e-mail, locked for the rest of the transaction, with every other owner locked too:
- * two owners demoting or removing each other at the same moment contend for the same rows, so the second
- * sees the first's change and the shop never ends with no owner.
+ * The account with this e-mail and every owner, locked for the rest of the transaction in one statement, in
+ * id order: two owners demoting or removing each other at the same moment contend for the same rows in the
+ * same order (no deadlock), so the second sees the first's change and the shop never ends with no owner.
  */
 async function lockForOwnerCheck(tx: Queryable, email: string): Promise<{ row: StaffRow; otherOwners: number }> {
-  const [row] = await tx.select().from(staff).where(eq(staff.email, StaffEmail.parse(email))).for('update');
+  const wanted = StaffEmail.parse(email);
+  const locked = await tx.select().from(staff).where(or(eq(staff.email, wanted), eq(staff.role, 'owner'))).orderBy(asc(staff.id)).for('update');
+  const row = locked.find((candidate) => candidate.email === wanted);
   if (!row) throw new ToolError('not_found', `No staff account has the e-mail ${email}.`);
-  const others = await tx.select({ id: staff.id }).from(staff).where(and(eq(staff.role, 'owner'), ne(staff.id, row.id))).for('update');
-  return { row, otherOwners: others.length };
+  return { row, otherOwners: locked.filter((candidate) => candidate.role === 'owner' && candidate.id !== row.id).length };
 }
 
 function lastOwner(email: string, change: string): ToolError {
