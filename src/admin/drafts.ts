@@ -17,7 +17,7 @@ import type { Html } from '../edge/html/template.ts';
 export type Draft = { path: string; fields: Record<string, string> };
 
 /** The console forms whose page fills itself from a draft: the POST and the GET of each share their path. */
-const RESTORING_PAGES: readonly RegExp[] = [/^\/admin\/products\/new$/, /^\/admin\/products\/[a-z0-9-]+$/];
+const RESTORING_PAGES: readonly RegExp[] = [/^\/admin\/products\/new$/, /^\/admin\/products\/[a-z0-9-]+$/, /^\/admin\/settings$/];
 
 /** Far above any console form a person types into; a bigger body is not kept rather than cut. */
 const MAX_DRAFT_CHARS = 64 * 1024;

@@ -78,3 +78,24 @@ describe('a form saved after the session ended', () => {
     expect(other.body).not.toContain('name="draft"');
   });
 });
+
+describe('the settings form saved after the session ended', () => {
+  it('comes back after sign-in with what the owner typed', async () => {
+    await addPerson(t.database.db, 'olga@shop.dk', 'owner');
+    const cookie = (await signIn(t.app, 'olga@shop.dk')).cookie ?? '';
+    const settings = await page(t.app, cookie, '/admin/settings');
+    now = new Date(now.getTime() + NINE_HOURS);
+    const late = await post(t.app, cookie, '/admin/settings', { _csrf: settings.csrf ?? '', storeName: 'Typed Shop Name', shippingDkk: '4100', freeShippingThresholdDkk: '50000', currency: 'DKK' });
+    expect(late.statusCode).toBe(401);
+    const draft = decode(/<input type="hidden" name="draft" value="([^"]*)">/.exec(late.body)?.[1] ?? '');
+    const signedIn = await t.app.inject({
+      method: 'POST', url: '/admin/login', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ email: 'olga@shop.dk', password: PASSWORD, draft }).toString(),
+    });
+    expect(signedIn.headers.location).toBe('/admin/settings');
+    const restored = await page(t.app, sessionCookie(signedIn.headers['set-cookie']) ?? '', '/admin/settings');
+    expect(restored.response.body).toContain('Your session ended; check and save again.');
+    expect(restored.response.body).toMatch(/id="field-storeName"[^>]*value="Typed Shop Name"/);
+    expect(restored.response.body).toMatch(/id="field-shippingDkk"[^>]*value="4100"/);
+  });
+});
