@@ -143,5 +143,13 @@ describe('the Staff page', () => {
     expect(demote.json()).toMatchObject({ code: 'last_owner' });
     const promoted = await t.app.inject({ method: 'POST', url: '/api/v1/commands/staff.set-role', headers, payload: { email: 'ida@shop.dk', role: 'owner' } });
     expect(promoted.json().result).toMatchObject({ email: 'ida@shop.dk', role: 'owner' });
+
+    const added = await t.app.inject({ method: 'POST', url: '/api/v1/commands/staff.add', headers, payload: { email: 'old@shop.dk', role: 'viewer', password: PASSWORD } });
+    expect(added.json().result).toMatchObject({ email: 'old@shop.dk', role: 'viewer', lastSignInAt: null });
+    const removed = await t.app.inject({ method: 'POST', url: '/api/v1/commands/staff.remove', headers, payload: { email: 'old@shop.dk' } });
+    expect(removed.json().result).toMatchObject({ email: 'old@shop.dk' });
+    const [entry] = await auditOf('staff.add');
+    expect(entry).toMatchObject({ actor: { name: 'master' }, after: { email: 'old@shop.dk', role: 'viewer' } });
+    expect(JSON.stringify(await auditOf('staff.add'))).not.toMatch(/passwordHash|scrypt/);
   });
 });
