@@ -8,14 +8,19 @@ import { openConfiguredDatabase } from './server.ts';
 export const STAFF_USAGE = `  staff add EMAIL --role owner|manager|viewer
                                           a person who signs in at /admin; the password is read from
                                           stdin (one line) or asked for without echo
+  staff invite EMAIL --role owner|manager|viewer
+                                          a one-time link (24 hours) where the person sets their own
+                                          password; printed once
   staff list
+  staff role EMAIL --role owner|manager|viewer
+                                          a new role; the last owner stays owner
   staff remove EMAIL
   staff reset-password EMAIL              a new password (as for add); signs the person out everywhere`;
 
 export class StaffUsageError extends Error {}
 
 type StaffCommand =
-  | { action: 'add'; email: string; role: StaffRole }
+  | { action: 'add' | 'invite' | 'role'; email: string; role: StaffRole }
   | { action: 'list' }
   | { action: 'remove' | 'reset-password'; email: string };
 
@@ -34,7 +39,9 @@ export function parseStaffArgs(args: string[]): StaffCommand {
     return checked.data;
   };
   switch (action) {
-    case 'add': {
+    case 'add':
+    case 'invite':
+    case 'role': {
       const role = StaffRoleInput.safeParse(parsed.values.role);
       if (!role.success) throw new StaffUsageError('--role must be owner, manager or viewer');
       return { action, email: email(), role: role.data };
@@ -93,6 +100,10 @@ function invocationOf(command: StaffCommand, password: string | undefined): { na
   switch (command.action) {
     case 'add':
       return { name: 'staff.add', input: { email: command.email, role: command.role, password } };
+    case 'invite':
+      return { name: 'staff.invite', input: { email: command.email, role: command.role } };
+    case 'role':
+      return { name: 'staff.set-role', input: { email: command.email, role: command.role } };
     case 'list':
       return { name: 'staff.list', input: {} };
     case 'remove':

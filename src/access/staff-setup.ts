@@ -3,9 +3,8 @@ import { and, eq, gt, lte } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { staff, staffSetupTokens } from '../db/schema.ts';
 import { ToolError } from '../errors/tool-error.ts';
-import { toIso } from '../schema/common.ts';
 import { hashPassword } from './passwords.ts';
-import { StaffEmail, StaffPassword, hasOwner } from './staff.ts';
+import { StaffEmail, StaffPassword, describeStaff, hasOwner } from './staff.ts';
 import type { StaffMember } from './staff.ts';
 
 /** Long enough to finish the setup after a first start, short enough that a stray copy soon opens nothing. */
@@ -53,9 +52,9 @@ export async function completeSetup(db: Db, input: { token: string; email: strin
     if (!mine) throw new ToolError('not_found', 'This setup link was used already, has expired or is not right.');
     const [owner] = await tx.select({ id: staff.id }).from(staff).where(eq(staff.role, 'owner')).limit(1);
     if (owner) throw new ToolError('not_found', 'The shop already has an owner.');
-    const [row] = await tx.insert(staff).values({ email, role: 'owner', passwordHash })
+    const [row] = await tx.insert(staff).values({ email, role: 'owner', passwordHash, lastSignInAt: input.now })
       .onConflictDoNothing({ target: staff.email }).returning();
     if (!row) throw new ToolError('already_exists', `${email} already has an account.`);
-    return { id: row.id, email: row.email, role: row.role, createdAt: toIso(row.createdAt) };
+    return describeStaff(row);
   });
 }

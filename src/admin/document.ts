@@ -9,7 +9,7 @@ import { ADMIN_FAVICON_PATH, SVG_TYPE } from './favicon.ts';
 import { ADMIN_STYLESHEET, ADMIN_STYLESHEET_PATH } from './stylesheet.ts';
 import { t } from './strings.ts';
 
-export type NavItem = keyof typeof t.nav;
+export type NavItem = keyof typeof t.nav | 'account';
 
 /** The person a page is rendered for, with the CSRF token every form of the page carries. */
 export type Viewer = {
@@ -47,7 +47,7 @@ export const ADMIN_HEADERS = {
 } as const;
 
 /** The sections in the order the navigation shows them; ownerOnly ones are hidden from other roles. */
-const NAV: ReadonlyArray<{ key: NavItem; href: string; ownerOnly?: boolean }> = [
+const NAV: ReadonlyArray<{ key: keyof typeof t.nav; href: string; ownerOnly?: boolean }> = [
   { key: 'overview', href: '/admin/overview' },
   { key: 'activity', href: '/admin/activity' },
   { key: 'approvals', href: '/admin/approvals' },
@@ -62,6 +62,7 @@ const NAV: ReadonlyArray<{ key: NavItem; href: string; ownerOnly?: boolean }> = 
   { key: 'keys', href: '/admin/keys', ownerOnly: true },
   { key: 'apps', href: '/admin/apps', ownerOnly: true },
   { key: 'policies', href: '/admin/policies', ownerOnly: true },
+  { key: 'staff', href: '/admin/staff', ownerOnly: true },
   { key: 'settings', href: '/admin/settings' },
   { key: 'shipping', href: '/admin/shipping' },
   { key: 'import', href: '/admin/import', ownerOnly: true },
@@ -87,7 +88,7 @@ export function renderAdminDocument(view: AdminView): string {
     chrome: html`<header class="bar">
 <p class="brand">${t.product}</p>
 ${nav.length > 0 ? html`<nav class="main" aria-label="${t.nav.label}"><ul>${nav.map((item) => html`<li><a href="${item.href}"${item.key === view.current ? html` aria-current="page"` : ''}>${t.nav[item.key]}${item.key === 'approvals' && viewer && viewer.pendingApprovals > 0 ? html` <span class="badge">${viewer.pendingApprovals}<span class="skip-link"> ${t.approvals.waiting}</span></span>` : ''}</a></li>`)}<li><a href="/">${t.viewShop}</a></li></ul></nav>` : ''}
-${viewer ? html`<div class="who"><span>${t.signedInAs} ${viewer.email} (${viewer.role})</span>
+${viewer ? html`<div class="who"><span>${t.signedInAs} ${viewer.email} (${viewer.role})</span> <a href="/admin/account"${view.current === 'account' ? html` aria-current="page"` : ''}>${t.account.link}</a>
 <form method="post" action="/admin/logout">${csrfField(viewer)}<button class="secondary" type="submit">${t.signOut}</button></form>
 <form method="post" action="/admin/logout?everywhere=1">${csrfField(viewer)}<button class="secondary" type="submit">${t.signOutEverywhere}</button></form></div>` : ''}
 </header>`,

@@ -51,7 +51,7 @@ export type SelectOptions = Omit<FieldOptions, 'type' | 'value'> & { value?: str
 /** A labelled choice from a fixed list, with its error under it; the choice the person made stays selected. */
 export function select(options: SelectOptions): Html {
   const id = `field-${options.name}`;
-  return html`<div class="field"><label for="${id}">${options.label}</label><select id="${id}" name="${options.name}"${options.error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${options.options.map((option) =>
+  return html`<div class="field"><label for="${id}">${options.label}</label><select id="${id}" name="${options.name}"${options.required ? html` required` : ''}${options.error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${options.options.map((option) =>
     html`<option value="${option.value}"${option.value === options.value ? html` selected` : ''}>${option.label}</option>`)}</select>${options.error ? html`<p class="error" id="${id}-error">${options.error}</p>` : ''}</div>`;
 }
 

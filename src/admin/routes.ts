@@ -27,6 +27,9 @@ import { servicePages } from './pages/services.ts';
 import { searchWordsPages } from './pages/search-words.ts';
 import { settingsPages } from './pages/settings.ts';
 import { shippingPages } from './pages/shipping.ts';
+import { staffPages } from './pages/staff.ts';
+import { accountPages } from './account.ts';
+import { inviteRoutes } from './invite.ts';
 import { registerSessions } from './session.ts';
 import { setupRoutes } from './setup.ts';
 import { signInRoutes } from './sign-in.ts';
@@ -77,6 +80,8 @@ export const adminRoutes: FastifyPluginAsync<{ deps: AppDeps; masterKey: string 
 
   signInRoutes(app, deps, limiter);
   setupRoutes(app, deps, limiter);
+  inviteRoutes(app, deps, limiter);
+  accountPages(app, deps, limiter);
   overviewRoutes(app, deps);
   activityRoutes(app, deps);
   orderPages(app, deps);
@@ -95,6 +100,7 @@ export const adminRoutes: FastifyPluginAsync<{ deps: AppDeps; masterKey: string 
   settingsPages(app, deps);
   searchWordsPages(app, deps);
   shippingPages(app, deps);
+  staffPages(app, deps);
   // Its own scope: only the upload route parses multipart bodies.
   await app.register(async (scope) => importPages(scope, deps, masterKey));
 };

@@ -11,6 +11,7 @@ import { staffSessionStore } from '../access/staff-sessions.ts';
 import type { Actor } from '../access/actor.ts';
 import type { AppDeps } from '../deps.ts';
 import type { Viewer } from './document.ts';
+import type { Draft } from './drafts.ts';
 
 declare module 'fastify' {
   interface Session {
@@ -18,6 +19,8 @@ declare module 'fastify' {
     staffId?: string;
     /** When (ms, by the app clock) the idle deadline last moved: the session row is written again only after TOUCH_MS. */
     touchedAt?: number;
+    /** What was typed into a form that arrived after the session ended, until its page shows it again (drafts.ts). */
+    draft?: Draft | undefined;
   }
 }
 

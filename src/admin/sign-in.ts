@@ -1,21 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import { checkSignIn, hasOwner } from '../access/staff.ts';
+import { checkSignIn, hasOwner, recordSignIn } from '../access/staff.ts';
 import { endStaffSessions } from '../access/staff-sessions.ts';
 import type { SignInLimiter } from '../access/sign-in-limit.ts';
 import { html } from '../edge/html/template.ts';
 import { isForeignPost } from '../edge/origin.ts';
 import type { AppDeps } from '../deps.ts';
 import { noticeBox, problemBox, sendAdminPage } from './document.ts';
+import { draftField, draftOf, parseDraft } from './drafts.ts';
+import type { Draft } from './drafts.ts';
 import { signedIn } from './session.ts';
 import { t } from './strings.ts';
 
-type SignInBody = { email?: string; password?: string };
+type SignInBody = { email?: string; password?: string; draft?: string };
 
-function signInPage(options: { email?: string; message?: ReturnType<typeof html> }) {
+function signInPage(options: { email?: string; message?: ReturnType<typeof html>; draft?: Draft | undefined }) {
   return {
     title: t.signIn.title,
     main: html`<div class="signin panel"><h1>${t.signIn.title}</h1>${options.message ?? ''}
-<form method="post" action="/admin/login">
+<form method="post" action="/admin/login">${draftField(options.draft)}
 <div class="field"><label for="email">${t.signIn.email}</label><input id="email" name="email" type="email" autocomplete="username" required value="${options.email ?? ''}"></div>
 <div class="field"><label for="password">${t.signIn.password}</label><input id="password" name="password" type="password" autocomplete="current-password" required></div>
 <button type="submit">${t.signIn.button}</button>
@@ -36,6 +38,16 @@ function noOwnerBox() {
 export function signInRoutes(app: FastifyInstance, deps: AppDeps, limiter: SignInLimiter): void {
   const { db } = deps.runtime;
 
+  // A form post whose session has ended: sign in first, then see the form again with what was typed (drafts.ts).
+  // A post another site's page made keeps nothing, so no one can fill a person's form for them.
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST' || request.session.staffId || isForeignPost(request.headers, deps.baseUrl)) return;
+    const draft = draftOf(request);
+    if (!draft) return;
+    await sendAdminPage(reply, signInPage({ draft, message: noticeBox(t.signIn.draftKept) }), 401);
+    return reply;
+  });
+
   app.get('/admin', async (_request, reply) => reply.redirect('/admin/login', 303));
   app.get('/admin/', async (_request, reply) => reply.redirect('/admin/login', 303));
 
@@ -48,6 +60,7 @@ export function signInRoutes(app: FastifyInstance, deps: AppDeps, limiter: SignI
   app.post<{ Body: SignInBody }>('/admin/login', async (request, reply) => {
     const email = String(request.body?.email ?? '').slice(0, 254);
     const password = String(request.body?.password ?? '');
+    const draft = parseDraft(request.body?.draft);
     // Login CSRF: a page of another site must not sign this browser in to an account of its choosing.
     if (isForeignPost(request.headers, deps.baseUrl)) {
       request.log.warn({ origin: request.headers.origin, site: request.headers['sec-fetch-site'] }, 'admin sign-in refused: posted from another site');
@@ -57,19 +70,22 @@ export function signInRoutes(app: FastifyInstance, deps: AppDeps, limiter: SignI
     if (!turn.admitted) {
       request.log.warn({ email, ip: request.ip }, 'admin sign-in refused: too many failures');
       reply.header('retry-after', String(turn.retryAfter));
-      return sendAdminPage(reply, signInPage({ email, message: problemBox(t.signIn.limited) }), 429);
+      return sendAdminPage(reply, signInPage({ email, draft, message: problemBox(t.signIn.limited) }), 429);
     }
     const member = await checkSignIn(db, email, password);
     if (!member) {
       request.log.warn({ email, ip: request.ip }, 'admin sign-in failed');
-      return sendAdminPage(reply, signInPage({ email, message: problemBox(t.signIn.failed) }), 401);
+      return sendAdminPage(reply, signInPage({ email, draft, message: problemBox(t.signIn.failed) }), 401);
     }
     await turn.succeeded();
+    await recordSignIn(db, member.id, deps.runtime.clock());
     // A new session id at sign-in: an id planted or seen before it is worth nothing after.
     await request.session.regenerate();
     request.session.staffId = member.id;
     request.log.info({ staffId: member.id, role: member.role }, 'admin sign-in');
-    return reply.redirect('/admin/overview', 303);
+    if (!draft) return reply.redirect('/admin/overview', 303);
+    request.session.draft = draft;
+    return reply.redirect(draft.path, 303);
   });
 
   app.post<{ Querystring: { everywhere?: string } }>('/admin/logout', { preHandler: app.csrfProtection }, async (request, reply) => {

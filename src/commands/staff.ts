@@ -1,14 +1,28 @@
 import { z } from 'zod';
-import { addStaff, listStaff, removeStaff, resetStaffPassword, StaffEmail, StaffPassword, StaffRoleInput } from '../access/staff.ts';
+import { addStaff, listStaff, removeStaff, resetStaffPassword, setStaffRole, StaffEmail, StaffPassword, StaffRoleInput } from '../access/staff.ts';
+import type { StaffAudit } from '../access/staff.ts';
+import { inviteStaff } from '../access/staff-invitations.ts';
 import { endStaffSessions } from '../access/staff-sessions.ts';
 import { defineCommand } from './command.ts';
+import type { CommandRun } from './command.ts';
 
-/** `butik staff …`: the people who sign in at /admin. A new password signs the person out everywhere. */
+const audit = ({ now, actor, channel }: CommandRun): StaffAudit => ({ actor, channel, at: now });
+
+/**
+ * `butik staff …` and the console's Staff page: the people who sign in at /admin. Each change is audited with
+ * whoever ran it. A new password signs the person out everywhere; the shop's last owner cannot be removed or
+ * demoted.
+ */
 export const staffCommands = [
   defineCommand({
     name: 'staff.add',
     input: z.strictObject({ email: StaffEmail, role: StaffRoleInput, password: StaffPassword }),
-    run: (db, input) => addStaff(db, input),
+    run: (db, input, run) => addStaff(db, input, audit(run)),
+  }),
+  defineCommand({
+    name: 'staff.invite',
+    input: z.strictObject({ email: StaffEmail, role: StaffRoleInput }),
+    run: (db, input, run) => inviteStaff(db, input, { ...audit(run), baseUrl: run.runtime.baseUrl }),
   }),
   defineCommand({
     name: 'staff.list',
@@ -16,13 +30,18 @@ export const staffCommands = [
     run: (db) => listStaff(db),
   }),
   defineCommand({
+    name: 'staff.set-role',
+    input: z.strictObject({ email: StaffEmail, role: StaffRoleInput }),
+    run: (db, input, run) => setStaffRole(db, input.email, input.role, audit(run)),
+  }),
+  defineCommand({
     name: 'staff.remove',
     input: z.strictObject({ email: StaffEmail }),
-    run: (db, input) => removeStaff(db, input.email),
+    run: (db, input, run) => removeStaff(db, input.email, audit(run)),
   }),
   defineCommand({
     name: 'staff.reset-password',
     input: z.strictObject({ email: StaffEmail, password: StaffPassword }),
-    run: (db, input) => resetStaffPassword(db, input.email, input.password, (staffId) => endStaffSessions(db, staffId)),
+    run: (db, input, run) => resetStaffPassword(db, input.email, input.password, (staffId) => endStaffSessions(db, staffId), audit(run)),
   }),
 ];

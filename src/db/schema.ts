@@ -150,6 +150,8 @@ export const staff = pgTable('staff', {
   role: text('role', { enum: STAFF_ROLES }).notNull(),
   /** scrypt with its salt and cost parameters (access/passwords.ts); never the password. */
   passwordHash: text('password_hash').notNull(),
+  /** Set by each successful sign-in (and an accepted invitation), so the Staff page shows who still uses the console. */
+  lastSignInAt: at('last_sign_in_at'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [uniqueIndex('staff_email_idx').on(t.email)]);
@@ -191,6 +193,21 @@ export const staffSetupTokens = pgTable('staff_setup_tokens', {
   expiresAt: at('expires_at').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * An owner's invitation of one person with one role (access/staff-invitations.ts). Only a SHA-256 of the
+ * link's token is kept, like the setup links; a used invitation stays with its usedAt so its link can say
+ * plainly that it was used rather than that it is unknown.
+ */
+export const staffInvitations = pgTable('staff_invitations', {
+  id: id(),
+  tokenHash: text('token_hash').notNull(),
+  email: text('email').notNull(),
+  role: text('role', { enum: STAFF_ROLES }).notNull(),
+  expiresAt: at('expires_at').notNull(),
+  usedAt: at('used_at'),
+  createdAt: createdAt(),
+}, (t) => [uniqueIndex('staff_invitations_token_idx').on(t.tokenHash)]);
 
 export const discounts = pgTable('discounts', {
   id: id(),

@@ -104,6 +104,11 @@ export const PROBLEMS = {
     title: 'Category still has products',
     resolution: 'Move or delete the products in this category first (products.update with another category, or products.delete), then delete the category.',
   },
+  last_owner: {
+    status: 422,
+    title: 'The shop would have no owner',
+    resolution: 'Make another person owner first (the Staff page, or "butik staff role EMAIL --role owner"), then change or remove this one.',
+  },
   illegal_transition: {
     status: 422,
     title: 'Illegal order status transition',

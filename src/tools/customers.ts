@@ -1,8 +1,8 @@
-import { desc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { REVENUE_STATUSES } from '../domain/revenue.ts';
-import { orderItems, orders } from '../db/schema.ts';
+import { customerAddresses, customers, orderItems, orders } from '../db/schema.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { Email, Id, NonNegativeInt, Oere, PositiveInt, Timestamp, toIso, money } from '../schema/common.ts';
 import { OrderStatus } from '../schema/order.ts';
@@ -26,6 +26,28 @@ const CustomerFields = {
   lastOrderAt: Timestamp,
 };
 const Customer = z.strictObject(CustomerFields);
+
+/** Who saved an address, from its `owner` (db/schema.ts customerAddresses): it decides to whom checkout offers it. */
+const SAVED_BY = ['shop', 'agent_key', 'buyer_account', 'platform'] as const;
+
+function savedBy(owner: string | null): typeof SAVED_BY[number] {
+  if (owner === null) return 'shop';
+  if (owner.startsWith('key:')) return 'agent_key';
+  if (owner.startsWith('buyer:')) return 'buyer_account';
+  return 'platform';
+}
+
+const SavedAddress = z.strictObject({
+  streetAddress: z.string(),
+  city: z.string(),
+  region: z.string().nullable(),
+  postalCode: z.string(),
+  countryCode: z.string().meta({ description: 'ISO 3166-1 alpha-2.' }),
+  savedBy: z.enum(SAVED_BY).meta({
+    description: 'shop: the merchant\'s own record (imported); agent_key, buyer_account, platform: saved when an order placed '
+      + 'through that agent\'s API key, that linked buyer account or that UCP platform shipped there, and offered only to it.',
+  }),
+});
 
 const customerColumns = {
   email: customerEmail,
@@ -78,7 +100,8 @@ export const getCustomer = defineTool({
   name: 'customers.get',
   description: 'Get one customer by e-mail address (case-insensitive): the figures of customers.list plus the '
     + `${RECENT_ORDERS} most recent orders (id, status, totalDkk in øre, itemCount, createdAt); orders.get shows one in `
-    + 'full. An e-mail with no orders is 404 not_found.',
+    + 'full, and the customer\'s saved addresses (savedAddresses, oldest first, with who saved each). An e-mail with no orders '
+    + 'is 404 not_found.',
   scope: 'customer:read',
   annotations: readOnly('Get customer'),
   input: z.strictObject({ email: Email.meta({ description: 'The customer\'s e-mail address.', examples: ['jens@example.dk'] }) })
@@ -92,6 +115,7 @@ export const getCustomer = defineTool({
       itemCount: NonNegativeInt.meta({ description: 'Sum of the item quantities.' }),
       createdAt: Timestamp,
     })).max(RECENT_ORDERS).meta({ description: `Up to ${RECENT_ORDERS} orders, newest first.` }),
+    savedAddresses: z.array(SavedAddress).meta({ description: 'Addresses kept for this e-mail\'s known buyer record; empty when there is none.' }),
   }),
   async handler({ email }, { db }) {
     const byEmail = eq(customerEmail, email.toLowerCase());
@@ -105,9 +129,16 @@ export const getCustomer = defineTool({
       createdAt: orders.createdAt,
     }).from(orders).leftJoin(orderItems, eq(orderItems.orderId, orders.id)).where(byEmail).groupBy(orders.id)
       .orderBy(desc(orders.createdAt), desc(orders.id)).limit(RECENT_ORDERS);
+    const addresses = await db.select({
+      streetAddress: customerAddresses.streetAddress, city: customerAddresses.city, region: customerAddresses.region,
+      postalCode: customerAddresses.postalCode, countryCode: customerAddresses.countryCode, owner: customerAddresses.owner,
+    }).from(customerAddresses).innerJoin(customers, eq(customers.id, customerAddresses.customerId))
+      .where(sql`lower(${customers.email}) = ${email.toLowerCase()}`)
+      .orderBy(asc(customerAddresses.createdAt), asc(customerAddresses.id));
     return {
       ...toCustomer(customer),
       recentOrders: recent.map((order) => ({ ...order, status: OrderStatus.parse(order.status), createdAt: toIso(order.createdAt) })),
+      savedAddresses: addresses.map(({ owner, ...address }) => ({ ...address, savedBy: savedBy(owner) })),
     };
   },
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { customerAddresses, customers } from '../../src/db/schema.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { placeOrder } from '../helpers/commerce.ts';
@@ -29,5 +30,18 @@ describe('customers in the console', () => {
     expect(detail.response.statusCode).toBe(200);
     expect(detail.response.body).toContain('<dt>E-mail</dt><dd>karen@example.dk</dd>');
     expect(detail.response.body).toContain(`<a href="/admin/orders/${orderId}">${orderId.slice(0, 8)}</a>`);
+    expect(detail.response.body).toContain('<h2>Saved addresses</h2><p>No saved addresses.</p>');
+  });
+
+  it('shows the customer\'s saved addresses and who saved each', async () => {
+    await placeOrder(t);
+    await t.database.db.insert(customers).values({ id: 'cust-karen', name: 'Karen', email: 'Karen@Example.dk' });
+    await t.database.db.insert(customerAddresses).values([
+      { id: 'addr-1', customerId: 'cust-karen', owner: null, streetAddress: 'Nørregade 1', city: 'København', postalCode: '1165', countryCode: 'DK' },
+      { id: 'addr-2', customerId: 'cust-karen', owner: 'key:some-key', streetAddress: 'Vestergade 9', city: 'Aarhus', region: 'Midtjylland', postalCode: '8000', countryCode: 'DK' },
+    ]);
+    const detail = await page(t.app, cookie, '/admin/customers/karen%40example.dk');
+    expect(detail.response.body).toMatch(/<td data-label="Address">Nørregade 1, 1165 København, DK<\/td><td data-label="Saved by">The shop \(imported\)<\/td>/);
+    expect(detail.response.body).toMatch(/<td data-label="Address">Vestergade 9, 8000 Aarhus, Midtjylland, DK<\/td><td data-label="Saved by">An agent&#39;s order \(API key\)<\/td>/);
   });
 });

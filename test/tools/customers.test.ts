@@ -97,7 +97,8 @@ describe('customers.get', () => {
   it('returns the customer with the ten most recent orders, newest first', async () => {
     const response = await t.call('customers.get', { email: 'METTE@firma.dk' }, { key: customerKey });
     expect(response.status).toBe(200);
-    const { recentOrders, ...customer } = response.body.result;
+    const { recentOrders, savedAddresses, ...customer } = response.body.result;
+    expect(savedAddresses).toEqual([]);
     expect(customer).toEqual({
       email: 'mette@firma.dk', name: 'Mette 100%', orderCount: 11, totalSpentDkk: 100000,
       firstOrderAt: '2025-05-02T12:00:00.000Z', lastOrderAt: '2025-05-12T12:00:00.000Z',

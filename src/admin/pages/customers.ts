@@ -13,7 +13,15 @@ import { t } from '../strings.ts';
 const PAGE_SIZE = 25;
 
 type Customer = { email: string; name: string; orderCount: number; totalSpentDkk: number; firstOrderAt: string; lastOrderAt: string };
-type CustomerDetail = Customer & { recentOrders: Array<{ id: string; status: OrderStatus; totalDkk: number; itemCount: number; createdAt: string }> };
+type SavedAddress = { streetAddress: string; city: string; region: string | null; postalCode: string; countryCode: string; savedBy: keyof typeof t.customers.savedByWho };
+type CustomerDetail = Customer & {
+  recentOrders: Array<{ id: string; status: OrderStatus; totalDkk: number; itemCount: number; createdAt: string }>;
+  savedAddresses: SavedAddress[];
+};
+
+function addressLine(address: SavedAddress): string {
+  return [address.streetAddress, `${address.postalCode} ${address.city}`, address.region, address.countryCode].filter(Boolean).join(', ');
+}
 type ListQuery = { q?: string; page?: string };
 
 /** Customers, as customers.list and customers.get derive them from orders: a searchable, paged list and one customer's page. */
@@ -55,7 +63,10 @@ ${customers.map((customer) => html`<tr><td data-label="${t.customers.name}"><a h
 <h2>${t.customers.recent}</h2><table class="stack"><thead><tr><th scope="col">${t.orders.order}</th><th scope="col">${t.orders.status}</th><th scope="col" class="num">${t.orders.total}</th><th scope="col">${t.orders.placed}</th></tr></thead><tbody>
 ${customer.recentOrders.map((order) => html`<tr><td data-label="${t.orders.order}"><a href="/admin/orders/${order.id}">${order.id.slice(0, 8)}</a></td><td data-label="${t.orders.status}">${statusLabel(order.status)}</td><td data-label="${t.orders.total}" class="num">${formatMoney(order.totalDkk, currency)}</td><td data-label="${t.orders.placed}">${formatDate(order.createdAt, timeZone)}</td></tr>`)}
 </tbody></table>
-<p><a href="/admin/orders?${new URLSearchParams({ email: customer.email }).toString()}">${t.customers.allOrders}</a></p>`,
+<p><a href="/admin/orders?${new URLSearchParams({ email: customer.email }).toString()}">${t.customers.allOrders}</a></p>
+<h2>${t.customers.addresses}</h2>${customer.savedAddresses.length === 0 ? html`<p>${t.customers.noAddresses}</p>` : html`<table class="stack"><thead><tr><th scope="col">${t.customers.address}</th><th scope="col">${t.customers.savedBy}</th></tr></thead><tbody>
+${customer.savedAddresses.map((address) => html`<tr><td data-label="${t.customers.address}">${addressLine(address)}</td><td data-label="${t.customers.savedBy}">${t.customers.savedByWho[address.savedBy]}</td></tr>`)}
+</tbody></table>`}`,
     });
   });
 }

@@ -10,7 +10,10 @@ import type { Refusal } from '../call.ts';
 import { changedFields, drawnFields, drawnOf, fieldsThatDiffer } from '../edit-form.ts';
 import type { Drawn } from '../edit-form.ts';
 import { parseStockChange } from '../stock-change.ts';
+import { categoryChoice, categoryOptions } from '../category-choice.ts';
+import type { CategoryOption } from '../category-choice.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { takeDraft } from '../drafts.ts';
 import { field, filled, textArea, wholeNumber } from '../fields.ts';
 import { formatDate, formatMoney } from '../format.ts';
 import { signedIn } from '../session.ts';
@@ -63,6 +66,7 @@ type FormOptions = {
   drawn?: Drawn;
   /** After a conflict: the value now stored, by field, where it differs from what the person typed. */
   now?: Form;
+  categories: CategoryOption[];
 };
 
 function productForm(who: SignedIn, options: FormOptions): Html {
@@ -78,7 +82,7 @@ ${options.creating ? field({ name: 'slug', label: t.products.slug, value: v.slug
 ${field({ name: 'name', label: t.products.name, value: v.name, error: err('name'), required: true, note: now('name') })}
 ${field({ name: 'priceDkk', label: t.products.price, type: 'number', value: v.priceDkk, error: err('priceDkk'), required: true, note: now('priceDkk') })}
 ${stock}
-${field({ name: 'categorySlug', label: t.products.category, value: v.categorySlug, error: err('categorySlug') ?? err('categoryId'), required: options.creating, note: now('categorySlug') })}
+${categoryChoice(options.categories, { value: v.categorySlug, error: err('categorySlug') ?? err('categoryId'), creating: options.creating })}
 ${field({ name: 'brand', label: t.products.brand, value: v.brand, error: err('brand'), note: now('brand') })}
 ${field({ name: 'frameColor', label: t.products.frameColor, value: v.frameColor, error: err('frameColor'), note: now('frameColor') })}
 ${field({ name: 'lensColor', label: t.products.lensColor, value: v.lensColor, error: err('lensColor'), note: now('lensColor') })}
@@ -142,7 +146,7 @@ ${products.map((product) => html`<tr><td data-label="${t.products.name}"><a href
       title: product.name, current: 'products', viewer: who.viewer,
       main: html`<h1>${product.name}</h1>${options.notice ? noticeBox(options.notice) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
 ${conflict ? html`${problemBox(t.products.conflictTitle, t.products.conflictLead)}${changesSince(conflict.entries, deps.config.admin.timeZone)}` : ''}
-${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`, values: conflict?.typed ?? options.values ?? current, creating: false, refusal: options.refusal, drawn: options.values && !conflict ? { ...drawn, ...drawnBaseline(options.values) } : drawn, ...(now ? { now } : {}) })}
+${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`, values: conflict?.typed ?? options.values ?? current, creating: false, categories: await categoryOptions(deps, request, who.actor), refusal: options.refusal, drawn: options.values && !conflict ? { ...drawn, ...drawnBaseline(options.values) } : drawn, ...(now ? { now } : {}) })}
 <p><a class="button secondary" href="/admin/products/${product.slug}/delete">${t.products.delete}</a></p>`
     : html`<dl class="panel">${Object.entries(current).map(([name, value]) => html`<dt>${name}</dt><dd>${value || '—'}</dd>`)}</dl>`}`,
     }, status);
@@ -157,7 +161,8 @@ ${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`
   app.get('/admin/products/new', async (request, reply) => {
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
-    return sendAdminPage(reply, { title: t.products.newProduct, current: 'products', viewer: who.viewer, main: html`<h1>${t.products.newProduct}</h1>${productForm(who, { action: '/admin/products/new', values: {}, creating: true })}` });
+    const draft = takeDraft(request, '/admin/products/new');
+    return sendAdminPage(reply, { title: t.products.newProduct, current: 'products', viewer: who.viewer, main: html`<h1>${t.products.newProduct}</h1>${draft ? noticeBox(t.signIn.draftRestored) : ''}${productForm(who, { action: '/admin/products/new', values: draft ?? {}, creating: true, categories: await categoryOptions(deps, request, who.actor) })}` });
   });
 
   app.post<{ Body: Form }>('/admin/products/new', { preHandler: app.csrfProtection }, async (request, reply) => {
@@ -167,12 +172,14 @@ ${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`
     const outcome = await callTool(deps, request, who.actor, 'products.create', { slug: body.slug ?? '', ...productFields(body) }, idempotencyKeyOf(body));
     if (outcome.ok) return reply.redirect(`/admin/products/${encodeURIComponent((outcome.result as { slug: string }).slug)}?done=created`, 303);
     const refusal = refusalOf(outcome.problem);
-    return sendAdminPage(reply, { title: t.products.newProduct, current: 'products', viewer: who.viewer, main: html`<h1>${t.products.newProduct}</h1>${problemBox(refusal.detail, refusal.resolution)}${productForm(who, { action: '/admin/products/new', values: body, creating: true, refusal })}` }, 422);
+    return sendAdminPage(reply, { title: t.products.newProduct, current: 'products', viewer: who.viewer, main: html`<h1>${t.products.newProduct}</h1>${problemBox(refusal.detail, refusal.resolution)}${productForm(who, { action: '/admin/products/new', values: body, creating: true, refusal, categories: await categoryOptions(deps, request, who.actor) })}` }, 422);
   });
 
   app.get<{ Params: { slug: string }; Querystring: { done?: string } }>('/admin/products/:slug', async (request, reply) => {
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
+    const draft = takeDraft(request, `/admin/products/${request.params.slug}`);
+    if (draft) return editPage(request, reply, who, request.params.slug, { values: draft, notice: t.signIn.draftRestored });
     const notice = { created: t.products.created, saved: t.products.saved, unchanged: t.products.unchanged }[request.query.done ?? ''];
     return editPage(request, reply, who, request.params.slug, notice ? { notice } : {});
   });

@@ -8,6 +8,7 @@ import type { Refusal } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { field, filled, textArea, wholeNumber } from '../fields.ts';
 import { formatDate, formatMoney } from '../format.ts';
+import { takeDraft } from '../drafts.ts';
 import { signedIn } from '../session.ts';
 import type { SignedIn } from '../session.ts';
 import { t } from '../strings.ts';
@@ -86,12 +87,12 @@ ${canWrite ? html`<td><form class="inline" method="post" action="/admin/settings
 export function settingsPages(app: FastifyInstance, deps: AppDeps): void {
   const { timeZone } = deps.config.admin;
 
-  const page = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, query: Query, options: { values?: Form; refusal?: Refusal } = {}) => {
+  const page = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, query: Query, options: { values?: Form; refusal?: Refusal; notice?: string } = {}) => {
     const [settings, flags] = await Promise.all([
       readTool<Settings>(deps, request, who.actor, 'settings.get', {}),
       readTool<Flag[]>(deps, request, who.actor, 'features.list', {}),
     ]);
-    const done = DONE[query.done ?? ''];
+    const done = options.notice ?? DONE[query.done ?? ''];
     return sendAdminPage(reply, {
       title: t.settings.title, current: 'settings', viewer: who.viewer,
       main: html`<h1>${t.settings.title}</h1>${done ? noticeBox(done) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
@@ -104,7 +105,8 @@ ${featuresTable(who, flags, hasScope(who.actor, 'features:write'), timeZone)}`,
   app.get<{ Querystring: Query }>('/admin/settings', async (request, reply) => {
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
-    return page(request, reply, who, request.query);
+    const draft = takeDraft(request, '/admin/settings');
+    return page(request, reply, who, request.query, draft ? { values: draft, notice: t.signIn.draftRestored } : {});
   });
 
   app.post<{ Body: Form }>('/admin/settings', { preHandler: app.csrfProtection }, async (request, reply) => {

@@ -1,0 +1,85 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { staff, staffInvitations } from '../db/schema.ts';
+import { ToolError } from '../errors/tool-error.ts';
+import { toIso } from '../schema/common.ts';
+import { hashPassword } from './passwords.ts';
+import { StaffEmail, StaffPassword, auditStaffChange, describeStaff, staffActor } from './staff.ts';
+import type { StaffAudit, StaffMember } from './staff.ts';
+import type { StaffRole } from './staff-roles.ts';
+
+/** A day: time to read the message the owner sent, short enough that a forgotten link soon opens nothing. */
+export const INVITATION_LIFETIME_MS = 24 * 60 * 60 * 1000;
+const TOKEN_BYTES = 32;
+
+export const INVITE_PATH = '/admin/invite';
+
+function hashOf(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}
+
+export type Invitation = { email: string; role: StaffRole; expiresAt: string | null; link: string };
+
+/**
+ * A one-time link that lets one person set their password and sign in with the role the owner chose. Only
+ * a SHA-256 of its token is stored, so the link is shown once, here. An e-mail that already has an account
+ * is refused: that person signs in, or the owner resets their password.
+ */
+export async function inviteStaff(db: Db, input: { email: string; role: StaffRole }, audit: StaffAudit & { baseUrl: string }): Promise<Invitation> {
+  const email = StaffEmail.parse(input.email);
+  const token = randomBytes(TOKEN_BYTES).toString('base64url');
+  const expiresAt = new Date(audit.at.getTime() + INVITATION_LIFETIME_MS);
+  return db.transaction(async (tx) => {
+    const [existing] = await tx.select({ id: staff.id }).from(staff).where(eq(staff.email, email));
+    if (existing) throw new ToolError('already_exists', `${email} already has an account.`);
+    const [row] = await tx.insert(staffInvitations).values({ tokenHash: hashOf(token), email, role: input.role, expiresAt }).returning();
+    if (!row) throw new Error('invitation insert returned no row');
+    await auditStaffChange(tx, audit, 'staff.invite', row.id, null, { email, role: input.role, expiresAt: toIso(expiresAt) });
+    return { email, role: input.role, expiresAt: toIso(expiresAt), link: `${audit.baseUrl}${INVITE_PATH}/${token}` };
+  });
+}
+
+export type InvitationState =
+  | { state: 'open'; email: string; role: StaffRole }
+  | { state: 'used' | 'expired' | 'unknown' };
+
+/** What the link opens: the form while it is unused and unexpired, otherwise which of the two it is. */
+export async function invitationState(db: Db, token: string, now: Date): Promise<InvitationState> {
+  const [row] = await db.select().from(staffInvitations).where(eq(staffInvitations.tokenHash, hashOf(token)));
+  if (!row) return { state: 'unknown' };
+  if (row.usedAt) return { state: 'used' };
+  if (row.expiresAt <= now) return { state: 'expired' };
+  return { state: 'open', email: row.email, role: row.role };
+}
+
+/**
+ * Creates the invited person's account with their password, once. The password is checked before anything
+ * is used up, so a short one keeps the link. Marking the invitation used and creating the account are one
+ * transaction: two tabs posting the same link at once find one of them has already used it.
+ */
+export async function acceptInvitation(db: Db, input: { token: string; password: string; now: Date }): Promise<StaffMember> {
+  const passwordHash = await hashPassword(StaffPassword.parse(input.password));
+  const state = await invitationState(db, input.token, input.now);
+  if (state.state !== 'open') throw new ToolError('not_found', closedDetail(state.state));
+  return db.transaction(async (tx) => {
+    const [used] = await tx.update(staffInvitations).set({ usedAt: input.now })
+      .where(and(eq(staffInvitations.tokenHash, hashOf(input.token)), isNull(staffInvitations.usedAt), gt(staffInvitations.expiresAt, input.now)))
+      .returning();
+    if (!used) throw new ToolError('not_found', closedDetail('used'));
+    const [row] = await tx.insert(staff).values({ email: used.email, role: used.role, passwordHash, lastSignInAt: input.now })
+      .onConflictDoNothing({ target: staff.email }).returning();
+    if (!row) throw new ToolError('already_exists', `${used.email} already has an account: sign in instead.`);
+    const member = describeStaff(row);
+    await auditStaffChange(tx, { actor: staffActor(member), channel: 'admin', at: input.now }, 'staff.accept-invitation', row.id, null, { email: row.email, role: row.role });
+    return member;
+  });
+}
+
+export function closedDetail(state: 'used' | 'expired' | 'unknown'): string {
+  switch (state) {
+    case 'used': return 'This invitation link was used already.';
+    case 'expired': return 'This invitation link has expired.';
+    case 'unknown': return 'This invitation link is not right.';
+  }
+}
