@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoStore } from '../../src/seed/demo.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { page, post, staffCookie } from './helpers.ts';
+import { formFields, page, post, staffCookie } from './helpers.ts';
 
 let t: TestApp;
 let manager = '';
@@ -31,10 +31,8 @@ describe('the product form\'s category', () => {
 
   it('moves the product to the chosen category', async () => {
     const edit = await page(t.app, manager, '/admin/products/aviator-classic');
-    const value = (name: string) => new RegExp(`name="${name}"[^>]*value="([^"]*)"`).exec(edit.response.body)?.[1] ?? '';
-    const description = /<textarea id="field-description" name="description"[^>]*>([^<]*)<\/textarea>/.exec(edit.response.body)?.[1] ?? '';
     const saved = await post(t.app, manager, '/admin/products/aviator-classic', {
-      _csrf: edit.csrf ?? '', _idem: value('_idem'), name: value('name'), priceDkk: value('priceDkk'), stock: value('stock'), description, categorySlug: 'sportsbriller',
+      ...formFields(edit.response.body, '/admin/products/aviator-classic'), categorySlug: 'sportsbriller',
     });
     expect(saved.statusCode).toBe(303);
     expect((await t.call('products.get', { slug: 'aviator-classic' })).body.result.category.slug).toBe('sportsbriller');
