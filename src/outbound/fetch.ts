@@ -98,12 +98,16 @@ export async function sendOutbound(request: OutboundRequest, policy: OutboundPol
       incoming.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > request.maxBytes) {
-          outgoing.destroy(new OutboundError(`answer larger than ${request.maxBytes} bytes`));
+          // Refused here, not through destroy(error): an answer that arrives whole (one chunk and its end) would
+          // otherwise end first, truncated, and the error would surface later with nobody listening.
+          fail(new OutboundError(`answer larger than ${request.maxBytes} bytes`));
+          incoming.removeAllListeners('data');
+          outgoing.destroy();
           return;
         }
         chunks.push(chunk);
       });
-      incoming.on('end', () => resolve({
+      incoming.on('end', () => size <= request.maxBytes && resolve({
         status: incoming.statusCode ?? 0, headers: incoming.headers, text: Buffer.concat(chunks).toString('utf8'),
       }));
       incoming.on('error', fail);
