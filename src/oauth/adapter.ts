@@ -3,7 +3,8 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { hashSecret } from '../access/api-keys.ts';
 import type { Db } from '../db/client.ts';
 import { oauthRecords } from '../db/schema.ts';
-import { clientDocuments, isDocumentClientId } from './client-documents.ts';
+import { clientDocuments } from './client-documents.ts';
+import { isDocumentClientId } from './names.ts';
 
 /**
  * The models whose id is itself the credential a client presents (the bearer token, the refresh token, the

@@ -39,14 +39,6 @@ function refused(check: string): DocumentRefused {
   return new DocumentRefused(`client metadata document refused: ${check}`);
 }
 
-/**
- * Whether a client_id is a document URL at all: any http(s) URL is (no registered id looks like one), so the
- * answer is then either the document or a refusal, never "unknown client".
- */
-export function isDocumentClientId(clientId: string): boolean {
-  return /^https?:\/\//i.test(clientId);
-}
-
 /** Why this URL may not be fetched as a document, or undefined when it may. */
 function urlProblem(clientId: string, loopback: boolean): string | undefined {
   const url = URL.parse(clientId);
