@@ -10,14 +10,14 @@ import { MAX_NAME_LENGTH, MAX_REDIRECT_URIS, MAX_URI_LENGTH, redirectUriProblem 
  * The document is the host's registration, read again when the cache says so, never trusted beyond the checks
  * below; a failure is an OAuth error the host can read (invalid_client, saying which check failed).
  */
-export const DOCUMENT_MAX_BYTES = 5 * 1024;
-export const DOCUMENT_TIMEOUT_MS = 3_000;
+const DOCUMENT_MAX_BYTES = 5 * 1024;
+const DOCUMENT_TIMEOUT_MS = 3_000;
 /** A document's own Cache-Control max-age is honoured between these bounds; without one, the default. */
-export const CACHE_MIN_SECONDS = 60;
-export const CACHE_MAX_SECONDS = 3600;
-export const CACHE_DEFAULT_SECONDS = 300;
+const CACHE_MIN_SECONDS = 60;
+const CACHE_MAX_SECONDS = 3600;
+const CACHE_DEFAULT_SECONDS = 300;
 /** A failed fetch is remembered this long, so a broken or hostile document is not fetched on every request. */
-export const FAILURE_CACHE_SECONDS = 30;
+const FAILURE_CACHE_SECONDS = 30;
 /** Enough for every host that connects within an hour; the oldest entry leaves first. */
 const MAX_CACHED = 500;
 
@@ -25,7 +25,7 @@ const LOOPBACK_DOCUMENT_HOSTS = new Set(['127.0.0.1', 'localhost']);
 /** Client secrets and the methods that use them: a document is public, anyone can read it. */
 const SECRET_MEMBERS = ['client_secret', 'client_secret_expires_at'];
 
-export type ClientDocumentOptions = {
+type ClientDocumentOptions = {
   /** BUTIK_OAUTH_LOOPBACK_CLIENT_DOCUMENTS: loopback http documents are allowed, and fetched under the test policy. */
   loopback: boolean;
   /** The document's client is kept for the console (Connected apps) each time it is fetched. */
@@ -55,12 +55,10 @@ const OptionalHttpsUri = z.string().max(MAX_URI_LENGTH).optional().catch(undefin
 
 /** The members the shop reads; the rest of a document (scope, contacts …) is ignored. */
 const Document = z.looseObject({
-  client_id: z.string(),
-  client_name: z.string().max(MAX_NAME_LENGTH, `client_name has more than ${MAX_NAME_LENGTH} characters`).optional(),
-  redirect_uris: z.array(z.string().max(MAX_URI_LENGTH), 'redirect_uris must be a list of URIs')
+  client_name: z.string('client_name must be text').max(MAX_NAME_LENGTH, `client_name has more than ${MAX_NAME_LENGTH} characters`).optional(),
+  redirect_uris: z.array(z.string().max(MAX_URI_LENGTH, `each redirect URI may have at most ${MAX_URI_LENGTH} characters`), 'redirect_uris must be a list of URIs')
     .min(1, 'redirect_uris must list at least one URI')
     .max(MAX_REDIRECT_URIS, `redirect_uris may list at most ${MAX_REDIRECT_URIS} URIs`),
-  token_endpoint_auth_method: z.string().optional(),
   // Only https logos and home pages are shown (the consent page's CSP allows no other images); others are dropped.
   logo_uri: OptionalHttpsUri,
   client_uri: OptionalHttpsUri,
@@ -75,18 +73,18 @@ function clientPayload(clientId: string, text: string): AdapterPayload {
     throw refused('the document is not JSON');
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json)) throw refused('the document is not a JSON object');
-  const parsed = Document.safeParse(json);
-  if (!parsed.success) {
-    const [issue] = parsed.error.issues;
-    throw refused(issue?.path[0] === 'client_id' ? 'the document has no client_id' : (issue?.message ?? 'the document is malformed'));
-  }
-  const document = parsed.data;
-  if (document.client_id !== clientId) throw refused(`its client_id ${JSON.stringify(document.client_id.slice(0, 200))} is not the URL it was fetched from`);
-  const secret = SECRET_MEMBERS.find((member) => member in document);
+  const claimed: Record<string, unknown> = json as Record<string, unknown>;
+  if (typeof claimed.client_id !== 'string') throw refused('the document has no client_id');
+  if (claimed.client_id !== clientId) throw refused(`its client_id ${JSON.stringify(claimed.client_id.slice(0, 200))} is not the URL it was fetched from`);
+  const secret = SECRET_MEMBERS.find((member) => member in claimed);
   if (secret) throw refused(`it contains ${secret}; a document is public and its client may have no secret`);
-  if (document.token_endpoint_auth_method !== undefined && document.token_endpoint_auth_method !== 'none') {
-    throw refused(`token_endpoint_auth_method ${JSON.stringify(document.token_endpoint_auth_method.slice(0, 50))}; a document's client is public (none, with PKCE)`);
+  const method = claimed.token_endpoint_auth_method;
+  if (method !== undefined && method !== 'none') {
+    throw refused(`token_endpoint_auth_method ${JSON.stringify(String(method).slice(0, 50))}; a document's client is public (none, with PKCE)`);
   }
+  const parsed = Document.safeParse(claimed);
+  if (!parsed.success) throw refused(parsed.error.issues[0]?.message ?? 'the document is malformed');
+  const document = parsed.data;
   const badUri = document.redirect_uris.map(redirectUriProblem).find((problem) => problem !== undefined);
   if (badUri) throw refused(`redirect_uris: ${badUri}`);
   return {
@@ -162,5 +160,3 @@ export function clientDocuments(options: ClientDocumentOptions) {
     },
   };
 }
-
-export type ClientDocuments = ReturnType<typeof clientDocuments>;

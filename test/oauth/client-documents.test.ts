@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cacheSeconds } from '../../src/oauth/client-documents.ts';
 import { listConnections } from '../../src/oauth/grants.ts';
 import { listeningTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
@@ -36,6 +37,7 @@ const documentServer = createServer((request, response) => {
       response.writeHead(302, { location: `${documents}/host.json` });
       return response.end();
     case '/other-id.json': return json({ ...good, client_id: `${documents}/host.json` });
+    case '/no-redirects.json': return json({ client_id: self, client_name: 'No way back' });
     case '/secret.json': return json({ ...good, token_endpoint_auth_method: 'client_secret_basic' });
     case '/not-json.json':
       response.writeHead(200, { 'content-type': 'text/html' });
@@ -105,6 +107,14 @@ it('lets a host named by its document URL sign in, be approved and call a tool w
   expect(connection).toMatchObject({ clientName: 'Example Host', redirectUris: [CALLBACK], expiresAt: null, grants: [expect.anything()] });
 });
 
+it('keeps a document for its max-age, between a minute and an hour, five minutes when it names none', () => {
+  expect(cacheSeconds('public, max-age=600')).toBe(600);
+  expect(cacheSeconds('max-age=86400')).toBe(3600);
+  expect(cacheSeconds('max-age=5')).toBe(60);
+  expect(cacheSeconds('no-store')).toBe(60);
+  expect(cacheSeconds(undefined)).toBe(300);
+});
+
 describe('refused documents, each with an OAuth error naming the check', () => {
   const cases: Array<[string, string, RegExp]> = [
     ['unreachable', 'http://127.0.0.1:9/host.json', /could not be fetched/],
@@ -113,6 +123,7 @@ describe('refused documents, each with an OAuth error naming the check', () => {
     ['redirecting', '/redirect.json', /answered with a redirect \(status 302\)/],
     ['not JSON', '/not-json.json', /the document is not JSON/],
     ['naming another client_id', '/other-id.json', /client_id .* is not the URL it was fetched from/],
+    ['listing no redirect URI', '/no-redirects.json', /redirect_uris must be a list of URIs/],
     ['asking for a secret', '/secret.json', /token_endpoint_auth_method &quot;client_secret_basic&quot;/],
   ];
   for (const [what, path, check] of cases) {
