@@ -161,3 +161,32 @@ describe('refused documents, each with an OAuth error naming the check', () => {
     expect(await response.json()).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(/redirect \(status 302\)/) });
   });
 });
+
+describe('without the loopback switch', () => {
+  let live: TestApp;
+  let liveBase: string;
+  beforeAll(async () => {
+    ({ t: live, base: liveBase } = await listeningTestApp());
+  });
+  afterAll(async () => live.close());
+
+  it('reads no document from plain http, and none from a private address even over https', async () => {
+    const start = async (clientId: string) => {
+      const url = new URL(`${liveBase}/oauth/authorize`);
+      url.search = new URLSearchParams({
+        client_id: clientId, redirect_uri: CALLBACK, response_type: 'code',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256',
+      }).toString();
+      const response = await fetch(url, { redirect: 'manual' });
+      return { status: response.status, text: await response.text() };
+    };
+    const before = fetched.get('/host.json');
+    const plain = await start(`${documents}/host.json`);
+    expect(plain.status).toBe(400);
+    expect(plain.text).toContain('invalid_client: client metadata document refused: the client_id URL must use https');
+    expect(fetched.get('/host.json')).toBe(before);
+    const privateAddress = await start('https://127.0.0.1:9/client.json');
+    expect(privateAddress.status).toBe(400);
+    expect(privateAddress.text).toContain('it could not be fetched (127.0.0.1 is not a public address)');
+  });
+});
