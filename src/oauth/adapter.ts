@@ -62,6 +62,12 @@ export function adapterFor(db: Db, options: { loopbackClientDocuments: boolean }
         expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
       };
       if (this.model === 'Client') return saveClient(db, row.id, row.payload);
+      // A document's client may have lost its row (disconnected in the console) while its document is still cached:
+      // the grant puts it back, so the app it approved again is listed. A refused document leaves that to the next fetch.
+      if (this.model === 'Grant' && typeof payload.clientId === 'string' && isDocumentClientId(payload.clientId)) {
+        const client = await documents.find(payload.clientId).catch(() => undefined);
+        if (client) await saveClient(db, payload.clientId, client);
+      }
       await db.transaction(async (tx) => {
         await tx.insert(oauthRecords).values(row).onConflictDoUpdate({
           target: [oauthRecords.model, oauthRecords.id],

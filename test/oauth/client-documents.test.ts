@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheSeconds } from '../../src/oauth/client-documents.ts';
-import { listConnections } from '../../src/oauth/grants.ts';
+import { listConnections, revokeClient } from '../../src/oauth/grants.ts';
 import { listeningTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { approve, memoryAuthProvider } from '../helpers/oauth-host.ts';
@@ -105,6 +105,15 @@ it('lets a host named by its document URL sign in, be approved and call a tool w
   // The fetched document is kept as the client's row, made permanent by the grant, so `butik oauth list` shows it.
   const connection = (await listConnections(t.database.db, new Date())).find((row) => row.clientId === clientId);
   expect(connection).toMatchObject({ clientName: 'Example Host', redirectUris: [CALLBACK], expiresAt: null, grants: [expect.anything()] });
+
+  // Disconnected in the console and approved again while the document is still cached: listed again, by its grant.
+  await revokeClient(t.database.db, clientId, { actor: { kind: 'cli' }, channel: 'cli', at: new Date() });
+  expect((await listConnections(t.database.db, new Date())).some((row) => row.clientId === clientId)).toBe(false);
+  const again = await approve(base, authorizationUrl, ['orders:read']);
+  expect(again.searchParams.get('code')).toBeTruthy();
+  expect((await listConnections(t.database.db, new Date())).find((row) => row.clientId === clientId))
+    .toMatchObject({ clientName: 'Example Host', expiresAt: null, grants: [expect.anything()] });
+  expect(fetched.get('/host.json')).toBe(1);
 });
 
 it('keeps a document for its max-age, between a minute and an hour, five minutes when it names none', () => {
