@@ -22,7 +22,7 @@ const FAILURE_CACHE_SECONDS = 30;
 const MAX_CACHED = 500;
 
 const LOOPBACK_DOCUMENT_HOSTS = new Set(['127.0.0.1', 'localhost']);
-/** Client secrets and the methods that use them: a document is public, anyone can read it. */
+/** The members that carry a client secret: a document is public, anyone can read it. */
 const SECRET_MEMBERS = ['client_secret', 'client_secret_expires_at'];
 
 type ClientDocumentOptions = {
@@ -114,11 +114,17 @@ type Cached = { until: number; outcome: { ok: true; payload: AdapterPayload } | 
 
 /** Fetches, checks and caches client metadata documents; one per provider. */
 export function clientDocuments(options: ClientDocumentOptions) {
-  const now = Date.now;
   const cache = new Map<string, Cached>();
   const pending = new Map<string, Promise<Cached>>();
 
   async function fetchDocument(clientId: string): Promise<Cached> {
+    const fetched = await checkedDocument(clientId);
+    // Outside the refusals: the shop failing to save is its own error, not the host's.
+    if (fetched.outcome.ok) await options.remember(fetched.outcome.payload);
+    return fetched;
+  }
+
+  async function checkedDocument(clientId: string): Promise<Cached> {
     try {
       const answer = await sendOutbound({
         method: 'GET', url: clientId, headers: { accept: 'application/json' }, timeoutMs: DOCUMENT_TIMEOUT_MS, maxBytes: DOCUMENT_MAX_BYTES,
@@ -128,12 +134,11 @@ export function clientDocuments(options: ClientDocumentOptions) {
       }
       if (answer.status !== 200) throw refused(`its URL answered with status ${answer.status}, not 200`);
       const payload = clientPayload(clientId, answer.text);
-      await options.remember(payload);
-      return { until: now() + cacheSeconds(answer.headers['cache-control']) * 1000, outcome: { ok: true, payload } };
+      return { until: Date.now() + cacheSeconds(answer.headers['cache-control']) * 1000, outcome: { ok: true, payload } };
     } catch (error) {
       const refusal = error instanceof DocumentRefused ? error
         : refused(`it could not be fetched (${error instanceof OutboundError ? error.message : 'the request failed'})`);
-      return { until: now() + FAILURE_CACHE_SECONDS * 1000, outcome: { ok: false, description: refusal.message } };
+      return { until: Date.now() + FAILURE_CACHE_SECONDS * 1000, outcome: { ok: false, description: refusal.message } };
     }
   }
 
@@ -143,7 +148,7 @@ export function clientDocuments(options: ClientDocumentOptions) {
       const problem = urlProblem(clientId, options.loopback);
       if (problem) throw new errors.InvalidClient(refused(problem).message);
       let entry = cache.get(clientId);
-      if (!entry || entry.until <= now()) {
+      if (!entry || entry.until <= Date.now()) {
         let request = pending.get(clientId);
         if (!request) {
           request = fetchDocument(clientId).finally(() => pending.delete(clientId));
