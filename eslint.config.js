@@ -25,6 +25,7 @@ const layers = [
   { type: 'admin', pattern: 'src/admin/**', mode: 'full' },
   { type: 'seed', pattern: 'src/seed/**', mode: 'full' },
   { type: 'import', pattern: 'src/import/**', mode: 'full' },
+  { type: 'outbound', pattern: 'src/outbound/**', mode: 'full' },
   // UCP's rooms (docs/architecture.md#ucp): listed before the top of src/ucp, since the first pattern that matches wins.
   ...['core', 'payments', 'identity', 'call', 'checkout', 'signatures', 'webhooks', 'catalog', 'cart', 'mcp']
     .map((room) => ({ type: `ucp-${room}`, pattern: `src/ucp/${room}/**`, mode: 'full' })),
@@ -40,10 +41,10 @@ const base = ['domain', 'errors', 'schema', 'kernel'];
 
 /**
  * What UCP may use outside itself: the commerce rules and the shop's reads, the call pipeline's idempotency, the
- * edge's helpers and the MCP schema helpers. Never tools/: the webhook tools are defined there over functions of
+ * edge's helpers, the MCP schema helpers and the one outbound fetcher. Never tools/: the webhook tools are defined there over functions of
  * UCP's, handed to them by app.ts.
  */
-const ucpOutside = [...base, 'commerce', 'shop', 'access', 'db', 'calls', 'edge', 'deps', 'mcp'];
+const ucpOutside = [...base, 'commerce', 'shop', 'access', 'db', 'calls', 'edge', 'deps', 'mcp', 'outbound'];
 /**
  * UCP's rooms, each over the ones below it and never back (test/lint/ucp-rooms.test.ts also refuses cycles
  * between files): the top of src/ucp (face, bindings, dispatchers, profile, negotiation) uses them all.
@@ -99,7 +100,10 @@ export default tseslint.config(
           { from: 'http', allow: [...base, 'http', 'edge', 'calls', 'tools', 'access', 'db', 'deps', 'commands'] },
           // The MCP Apps views (mcp/apps/) read the shop's currency and wear the storefront's colours.
           { from: 'mcp', allow: [...base, 'mcp', 'edge', 'calls', 'tools', 'access', 'oauth', 'deps', 'shop', 'site'] },
-          { from: 'oauth', allow: [...base, 'oauth', 'edge', 'access', 'db', 'site', 'deps'] },
+          // The one outbound fetcher (size, time, redirect and address limits) is below every face that sends a request
+          // on someone else's word: UCP (platform profiles, webhooks) and OAuth (client metadata documents).
+          { from: 'outbound', allow: ['outbound'] },
+          { from: 'oauth', allow: [...base, 'oauth', 'edge', 'access', 'db', 'site', 'deps', 'outbound'] },
           // The console is a third face of the tools beside http/ and mcp/: it may read what http/ reads, and shop/
           // for read-only views, but changes the shop only through the call pipeline (calls/). Staff accounts,
           // sessions and API keys are access/ concerns; admin/ never imports db/ itself. It renders a page preview with

@@ -109,7 +109,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     ...(config.approvalsWebhook ? { approvalHeld: approvalsWebhook(config.approvalsWebhook, app.log, clock) } : {}),
   };
   const limiter = options.limiter ?? rateLimiterFromConfig(config, app.log);
-  const oauth = createOAuthServer({ db: database.db, baseUrl: () => baseUrl, trustProxy: config.trustProxy, ucp: config.ucp.mode !== 'off' });
+  const oauth = createOAuthServer({
+    db: database.db, baseUrl: () => baseUrl, trustProxy: config.trustProxy, ucp: config.ucp.mode !== 'off',
+    loopbackClientDocuments: config.oauth.loopbackClientDocuments,
+  });
   const invalidation = config.redisUrl
     ? redisKeyInvalidation({ url: config.redisUrl, prefix: config.redisPrefix, log: app.log })
     : localKeyInvalidation;

@@ -67,6 +67,7 @@ const Env = z.object({
   BUTIK_UCP_SIGNATURES: z.enum(['required', 'optional']).optional(),
   // A date; whether Butik implements that version is the UCP face's to say when it starts (ucp/face-settings.ts).
   BUTIK_UCP_VERSION: z.iso.date('expected a UCP version, a date such as 2026-01-11').optional(),
+  BUTIK_OAUTH_LOOPBACK_CLIENT_DOCUMENTS: Bool.default(false),
   BUTIK_ADMIN_IDLE_MINUTES: WholeNumber.pipe(z.int().min(1).max(7 * 24 * 60)).default(8 * 60),
   BUTIK_TIME_ZONE: z.string().refine((zone) => Intl.supportedValuesOf('timeZone').includes(zone) || zone === 'UTC', 'an IANA time zone, e.g. Europe/Copenhagen').default('Europe/Copenhagen'),
   BUTIK_APPROVALS_WEBHOOK: z.url({ protocol: /^https?$/ }).optional(),
@@ -126,6 +127,11 @@ export type Config = {
      */
     version: string | undefined;
   };
+  /**
+   * OAuth client metadata documents (an MCP host's URL client_id) may also be read from loopback http URLs
+   * (http://127.0.0.1:<port>/…, http://localhost:…), for tests and hosts run on this machine; never in a live deployment.
+   */
+  oauth: { loopbackClientDocuments: boolean };
   /** The /admin console: a session ends after this long without a request; dates are shown in timeZone. */
   admin: { idleMinutes: number; timeZone: string };
   /** Where each new pending approval is POSTed, signed with the secret (docs/behaviour.md#approval-webhook). */
@@ -165,6 +171,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.BUTIK_UCP_MODE === 'live' && trustedPlatforms.some((url) => !url.startsWith('https:'))) {
     throw new ConfigError('Invalid configuration:\n  BUTIK_UCP_TRUSTED_PLATFORMS: live mode reads platform profiles over https only');
   }
+  if (e.BUTIK_OAUTH_LOOPBACK_CLIENT_DOCUMENTS && (e.BUTIK_UCP_MODE === 'live' || e.BASE_URL?.startsWith('https:'))) {
+    throw new ConfigError('Invalid configuration:\n  BUTIK_OAUTH_LOOPBACK_CLIENT_DOCUMENTS: reads client metadata documents from '
+      + 'loopback http URLs, for tests and local hosts only; a live deployment (BUTIK_UCP_MODE=live or an https BASE_URL) '
+      + 'reads them over https from public addresses. Remove the setting');
+  }
   return {
     host: e.HOST,
     port: e.PORT,
@@ -193,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signatures: e.BUTIK_UCP_SIGNATURES ?? (e.BUTIK_UCP_MODE === 'live' ? 'required' : 'optional'),
       version: e.BUTIK_UCP_VERSION,
     },
+    oauth: { loopbackClientDocuments: e.BUTIK_OAUTH_LOOPBACK_CLIENT_DOCUMENTS },
     admin: { idleMinutes: e.BUTIK_ADMIN_IDLE_MINUTES, timeZone: e.BUTIK_TIME_ZONE },
     approvalsWebhook: e.BUTIK_APPROVALS_WEBHOOK && e.BUTIK_APPROVALS_WEBHOOK_SECRET
       ? { url: e.BUTIK_APPROVALS_WEBHOOK, secret: e.BUTIK_APPROVALS_WEBHOOK_SECRET } : undefined,

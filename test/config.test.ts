@@ -104,6 +104,20 @@ describe('loadConfig', () => {
   });
 });
 
+describe('loopback client metadata documents', () => {
+  it('are off by default and on with the switch for a local http shop', () => {
+    expect(loadConfig({}).oauth.loopbackClientDocuments).toBe(false);
+    expect(loadConfig({ BUTIK_OAUTH_LOOPBACK_CLIENT_DOCUMENTS: '1', BASE_URL: 'http://127.0.0.1:3000' }).oauth.loopbackClientDocuments).toBe(true);
+  });
+
+  it('are refused at start in live mode and behind an https BASE_URL, naming the setting', () => {
+    for (const env of [{ BUTIK_UCP_MODE: 'live' }, { BASE_URL: 'https://shop.example' }] as Array<Record<string, string>>) {
+      const error = configError({ BUTIK_OAUTH_LOOPBACK_CLIENT_DOCUMENTS: '1', ...env });
+      expect(error.message).toMatch(/BUTIK_OAUTH_LOOPBACK_CLIENT_DOCUMENTS: .*tests and local hosts only/);
+    }
+  });
+});
+
 describe('UCP configuration', () => {
   const handlersFile = (handlers: unknown) => {
     const dir = mkdtempSync(join(tmpdir(), 'butik-ucp-'));

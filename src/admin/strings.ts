@@ -206,7 +206,7 @@ export const t = {
   },
   apps: {
     title: 'Connected apps', lead: 'Applications that connected with OAuth (for example an AI assistant) and what you allowed each of them.',
-    app: 'Application', client: 'Client id', scopes: 'Allowed', granted: 'Granted', lastToken: 'Last token issued', tokens: 'Working tokens',
+    app: 'Application', client: 'Client id', document: 'Named by its document at', scopes: 'Allowed', granted: 'Granted', lastToken: 'Last token issued', tokens: 'Working tokens',
     noGrant: 'Registered, not yet approved', unnamed: '(no name)', revokeGrant: 'Revoke access', disconnect: 'Disconnect the app',
     revokedGrant: 'The access was revoked: its tokens stopped working.', disconnected: 'The app was disconnected: it has to register and be approved again.',
     ownerOnly: 'Only an owner manages connected apps.',

@@ -4,7 +4,8 @@ import { defineCommand } from './command.ts';
 
 export type { Connection } from '../oauth/grants.ts';
 
-const Id = z.string().trim().min(1).max(200);
+// A client id is a UUID or, for a client named by its metadata document, that document's URL.
+const Id = z.string().trim().min(1).max(2000);
 
 export const oauthCommands = [
   defineCommand({

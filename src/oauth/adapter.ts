@@ -3,6 +3,8 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { hashSecret } from '../access/api-keys.ts';
 import type { Db } from '../db/client.ts';
 import { oauthRecords } from '../db/schema.ts';
+import { clientDocuments } from './client-documents.ts';
+import { isDocumentClientId } from './names.ts';
 
 /**
  * The models whose id is itself the credential a client presents (the bearer token, the refresh token, the
@@ -28,11 +30,24 @@ function storedPayload(model: string, payload: AdapterPayload): AdapterPayload {
   return rest;
 }
 
+/** A client's row: only on insert does it get the unconfirmed expiry, so the expiry a grant lifted stays lifted. */
+async function saveClient(db: Db, id: string, payload: AdapterPayload): Promise<void> {
+  await db.insert(oauthRecords).values({
+    model: 'Client', id, payload, expiresAt: new Date(Date.now() + UNCONFIRMED_CLIENT_TTL_SECONDS * 1000),
+  }).onConflictDoUpdate({ target: [oauthRecords.model, oauthRecords.id], set: { payload } });
+}
+
 /**
  * oidc-provider's storage interface over the one oauth_records table. The library builds one adapter per model
- * name (AccessToken, Grant, Session, Client …); rows are keyed by (model, id).
+ * name (AccessToken, Grant, Session, Client …); rows are keyed by (model, id). A client whose id is a URL is no
+ * row but its client metadata document (client-documents.ts), fetched and cached here; each fetched copy is
+ * saved as its row all the same, so the console lists it and a grant makes it permanent like any client.
  */
-export function adapterFor(db: Db): new (model: string) => Adapter {
+export function adapterFor(db: Db, options: { loopbackClientDocuments: boolean }): new (model: string) => Adapter {
+  const documents = clientDocuments({
+    loopback: options.loopbackClientDocuments,
+    remember: (payload) => saveClient(db, String(payload.client_id), payload),
+  });
   return class DrizzleAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
@@ -46,11 +61,12 @@ export function adapterFor(db: Db): new (model: string) => Adapter {
         uid: payload.uid ?? null,
         expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
       };
-      if (this.model === 'Client') {
-        // Only on insert: the expiry a grant lifted stays lifted.
-        await db.insert(oauthRecords).values({ ...row, expiresAt: new Date(Date.now() + UNCONFIRMED_CLIENT_TTL_SECONDS * 1000) })
-          .onConflictDoUpdate({ target: [oauthRecords.model, oauthRecords.id], set: { payload: row.payload } });
-        return;
+      if (this.model === 'Client') return saveClient(db, row.id, row.payload);
+      // A document's client may have lost its row (disconnected in the console) while its document is still cached:
+      // the grant puts it back, so the app it approved again is listed. A refused document leaves that to the next fetch.
+      if (this.model === 'Grant' && typeof payload.clientId === 'string' && isDocumentClientId(payload.clientId)) {
+        const client = await documents.find(payload.clientId).catch(() => undefined);
+        if (client) await saveClient(db, payload.clientId, client);
       }
       await db.transaction(async (tx) => {
         await tx.insert(oauthRecords).values(row).onConflictDoUpdate({
@@ -65,6 +81,7 @@ export function adapterFor(db: Db): new (model: string) => Adapter {
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
+      if (this.model === 'Client' && isDocumentClientId(id)) return documents.find(id);
       const payload = await this.findWhere(eq(oauthRecords.id, storedId(this.model, id)));
       return payload && SECRET_ID_MODELS.has(this.model) ? { ...payload, jti: id } : payload;
     }

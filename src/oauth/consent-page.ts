@@ -12,11 +12,12 @@ import { SCOPE_EXPLANATIONS, SCOPE_GROUPS, preTicked } from './scope-groups.ts';
  * approve button). The form posts only back to this site; because browsers apply form-action to the redirects
  * that follow a submission too, the client's own redirect target is allowed as well, or the approval could
  * never reach it. The referrer policy is same-origin, so the redirect chain does not hand the page's address
- * (the interaction id) to another site.
+ * (the interaction id) to another site. Images come from here or any https host: a client's logo is shown only
+ * when it is an https URL, and no script runs that could use an image to carry data away.
  */
 export function consentPolicy(redirectUri: string | undefined): string {
   const redirect = redirectSource(redirectUri);
-  return contentSecurityPolicy({ stylesheets: [SITE_STYLESHEET], images: 'self', formActions: ["'self'", ...(redirect ? [redirect] : [])] });
+  return contentSecurityPolicy({ stylesheets: [SITE_STYLESHEET], images: 'https', formActions: ["'self'", ...(redirect ? [redirect] : [])] });
 }
 
 const PRIVATE_SCHEME = /^[a-z][a-z0-9+.-]*:$/;
@@ -36,6 +37,11 @@ export type ConsentView = {
   uid: string;
   clientName: string;
   clientUri: string | undefined;
+  /** The host of a client metadata document's URL (the client_id): who vouches for the name and logo. */
+  documentHost: string | undefined;
+  documentUrl: string | undefined;
+  /** An https logo from the client's metadata; others are not shown (the CSP would block them). */
+  logoUri: string | undefined;
   redirectUri: string;
   requested: readonly Scope[];
   /** Shown above the form after a wrong master key. */
@@ -56,11 +62,24 @@ function scopeGroups(requested: readonly Scope[]): Html[] {
 `);
 }
 
+/**
+ * Who asks, as the person can check it: a client named by a metadata document is announced by the host its
+ * document is served from, the one part of it nobody else can claim; its name and logo are its own word.
+ */
+function asker(view: ConsentView): Html {
+  const logo = view.logoUri ? html`<img class="consent-logo" src="${view.logoUri}" alt="${view.clientName} logo" width="56" height="56">` : '';
+  return html`<div class="consent-asker">${logo}<div>
+<h1>Connect ${view.clientName}?</h1>
+${view.documentHost ? html`<p class="consent-host"><strong>${view.documentHost}</strong> is asking to connect to this shop.</p>` : ''}
+</div></div>`;
+}
+
 /** The owner's consent page: who asks, for which scopes; approve needs the master key. */
 export function renderConsentPage(view: ConsentForm): string {
-  return consentDocument(`Connect ${view.clientName} to this shop`, html`<h1>Connect ${view.clientName}?</h1>
+  return consentDocument(`Connect ${view.clientName} to this shop`, html`${asker(view)}
 ${view.error ? html`<p role="alert"><strong>${view.error}</strong></p>` : ''}
-<p>The application <strong>${view.clientName}</strong>${view.clientUri ? html` (<code>${view.clientUri}</code>)` : ''}
+<p>The application <strong>${view.clientName}</strong>${view.clientUri ? html` (<code>${view.clientUri}</code>)` : ''}${
+  view.documentHost ? html`, described by the document at <code>${view.documentUrl}</code>,` : ''}
 asks to use this shop's tools on your behalf. After approval you are sent back to <code>${view.redirectUri}</code>.</p>
 <p>What the application asked for is ticked; untick anything it should not have.</p>
 <form method="post" action="/oauth/consent/${view.uid}">

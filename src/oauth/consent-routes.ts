@@ -10,7 +10,7 @@ import { linksBuyer } from './buyer-link.ts';
 import { MAX_CONSENT_FAILURES, countConsentFailure } from './consent-attempts.ts';
 import { consentPolicy, renderConsentPage, renderEndedPage } from './consent-page.ts';
 import type { ConsentView } from './consent-page.ts';
-import { OAUTH_PREFIX, OWNER_ACCOUNT } from './names.ts';
+import { OAUTH_PREFIX, OWNER_ACCOUNT, isDocumentClientId } from './names.ts';
 import { resourceUrl, resourceUrls } from './resources.ts';
 import type { AppDeps } from '../deps.ts';
 import type { OAuthServer } from './server.ts';
@@ -65,10 +65,14 @@ export const consentRoutes: FastifyPluginAsync<ConsentRouteOptions> = async (app
     const client = await provider.Client.find(String(details.params.client_id ?? ''));
     if (!client) return undefined;
     const requestedRaw = String(details.params.scope ?? '').split(' ');
+    const documentUrl = isDocumentClientId(client.clientId) ? client.clientId : undefined;
     const view: ConsentView = {
       uid: details.uid,
       clientName: client.clientName ?? client.clientId,
       clientUri: client.clientUri,
+      documentUrl,
+      documentHost: documentUrl ? new URL(documentUrl).host : undefined,
+      logoUri: client.logoUri?.startsWith('https://') ? client.logoUri : undefined,
       redirectUri: String(details.params.redirect_uri ?? ''),
       requested: scopesIn(requestedRaw),
     };

@@ -5,6 +5,7 @@ import type { Channel } from '../context.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { oauthRecords } from '../db/schema.ts';
 import { ToolError } from '../errors/tool-error.ts';
+import { isDocumentClientId } from './names.ts';
 
 /** Who ends a connection, how and when: the audit entry of a revocation names them. */
 export type RevokeAudit = { actor: Actor; channel: Channel; at: Date };
@@ -13,6 +14,8 @@ export type RevokeAudit = { actor: Actor; channel: Channel; at: Date };
 export type Connection = {
   clientId: string;
   clientName: string | null;
+  /** The host of the client_id URL when the client is named by a client metadata document, else null (registered). */
+  documentHost: string | null;
   redirectUris: string[];
   /** null once a grant made it permanent; else when the unused registration is deleted. */
   expiresAt: string | null;
@@ -45,6 +48,7 @@ export async function listConnections(db: Db, now: Date): Promise<Connection[]> 
     return {
       clientId: client.id,
       clientName: text(payload.client_name),
+      documentHost: isDocumentClientId(client.id) ? (URL.parse(client.id)?.host ?? null) : null,
       redirectUris: Array.isArray(payload.redirect_uris) ? payload.redirect_uris.filter((uri) => typeof uri === 'string') : [],
       expiresAt: client.expiresAt?.toISOString() ?? null,
       grants: grants.filter((grant) => (grant.payload as Payload).clientId === client.id).map((grant) => {

@@ -6,3 +6,11 @@ export const OAUTH_PREFIX = '/oauth';
 
 /** The one account an owner's consent grants under. */
 export const OWNER_ACCOUNT = 'owner';
+
+/**
+ * Whether a client_id names a client metadata document: any http(s) URL does (a registered id is a UUID), so the
+ * answer is then either the document or a refusal, never "unknown client".
+ */
+export function isDocumentClientId(clientId: string): boolean {
+  return /^https?:\/\//i.test(clientId);
+}

@@ -14,18 +14,23 @@ export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 
 /**
  * The authorization server of the MCP authorization spec: authorization code + PKCE S256 only, public clients
- * registered dynamically (RFC 7591), resource indicators binding every access token to one MCP endpoint, rotating
+ * named by a client metadata document URL or registered dynamically (RFC 7591), resource indicators binding every access token to one MCP endpoint, rotating
  * refresh tokens and revocation (RFC 7009). The owner logs in and consents on Butik's own page (interactions).
  * With UCP on, the same server links buyers' accounts (UCP identity linking): tokens for the UCP resource, with
  * UCP's scopes, granted by a buyer who signs in on Butik's link page (buyer-routes.ts).
  */
-export async function createProvider(options: { db: Db; baseUrl: string; trustProxy: boolean; ucp: boolean }): Promise<Provider> {
+export async function createProvider(options: {
+  db: Db; baseUrl: string; trustProxy: boolean; ucp: boolean; loopbackClientDocuments: boolean;
+}): Promise<Provider> {
   const secrets = await loadSecrets(options.db);
   const resources = resourceUrls(options.baseUrl);
   const ucpResource = options.ucp ? resourceUrl(options.baseUrl, UCP_RESOURCE_PATH) : undefined;
   const ucpScopes = options.ucp ? UCP_BUYER_SCOPES : [];
   const configuration: Configuration = {
-    adapter: adapterFor(options.db),
+    // Client ID Metadata Documents are resolved in the adapter, through the shop's one outbound fetcher, not by
+    // oidc-provider's own feature (https only, its own fetch): docs/behaviour.md#client-id-metadata-documents.
+    adapter: adapterFor(options.db, { loopbackClientDocuments: options.loopbackClientDocuments }),
+    discovery: { client_id_metadata_document_supported: true },
     jwks: { keys: [secrets.signingKey] },
     cookies: { keys: secrets.cookieKeys },
     // The shop's scopes are resource scopes of /api/mcp (getResourceServerInfo below); they are listed here too

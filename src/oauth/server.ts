@@ -31,11 +31,13 @@ export type OAuthServer = {
 /** oidc-provider's opaque access tokens: 43 base64url characters (256 bits). */
 const OPAQUE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-export function createOAuthServer(options: { db: Db; baseUrl: () => string; trustProxy: boolean; ucp: boolean }): OAuthServer {
+export function createOAuthServer(options: {
+  db: Db; baseUrl: () => string; trustProxy: boolean; ucp: boolean; loopbackClientDocuments: boolean;
+}): OAuthServer {
   // oidc-provider and Koa under it are the biggest library here: loaded on the first request that needs them.
   const provider = lazy(async () => {
     const { createProvider } = await import('./provider.ts');
-    return createProvider({ db: options.db, baseUrl: options.baseUrl(), trustProxy: options.trustProxy, ucp: options.ucp });
+    return createProvider({ ...options, baseUrl: options.baseUrl() });
   });
   return {
     provider,
@@ -49,8 +51,9 @@ export function createOAuthServer(options: { db: Db; baseUrl: () => string; trus
       if (found.aud !== audience) {
         return { ok: false, detail: 'The OAuth access token was issued for another resource.' };
       }
-      const client = found.clientId ? await Client.find(found.clientId) : undefined;
-      if (!client) return { ok: false, detail: 'The OAuth client of this token no longer exists.' };
+      // A client named by a metadata document is refused while its document is (unreachable, changed): no 500.
+      const client = found.clientId ? await Client.find(found.clientId).catch(() => undefined) : undefined;
+      if (!client) return { ok: false, detail: 'The OAuth client of this token no longer exists, or its client metadata document is refused.' };
       // A buyer's grant never acts as the owner's, whatever its audience.
       if (buyerIdOf(found.accountId) !== undefined) return { ok: false, detail: 'The OAuth access token is a buyer\'s, for UCP only.' };
       const scopes = new Set((found.scope ?? '').split(' ').flatMap((scope) => {
@@ -70,7 +73,7 @@ export function createOAuthServer(options: { db: Db; baseUrl: () => string; trus
       const buyerId = buyerIdOf(found?.accountId);
       // RFC 8707: only a token granted for the UCP resource, and by a buyer (an MCP connector's is the owner's).
       if (!found || found.aud !== audience || buyerId === undefined || !found.clientId) return refused;
-      if (!await Client.find(found.clientId)) return refused;
+      if (!await Client.find(found.clientId).catch(() => undefined)) return refused;
       const scopes = new Set((found.scope ?? '').split(' ').filter(isUcpBuyerScope));
       return { ok: true, buyerId, scopes, clientId: found.clientId };
     },

@@ -95,6 +95,11 @@ figcaption { color: var(--muted); font-size: 0.95rem; margin-top: 0.4rem; }
 .consent fieldset ul.one-column li + li { margin-top: 0.5rem; }
 .consent input[type="password"], .consent input[type="email"] { font: inherit; padding: 0.4rem 0.6rem; border: 1px solid var(--line); border-radius: 8px; width: min(100%, 24rem); }
 .consent button { font: inherit; cursor: pointer; }
+.consent-asker { display: flex; align-items: center; gap: 1rem; margin: 1rem 0; }
+.consent-asker h1 { margin: 0; overflow-wrap: anywhere; }
+.consent-logo { flex: none; width: 56px; height: 56px; object-fit: contain; border-radius: 12px; border: 1px solid var(--line); background: var(--card); }
+.consent-host { font-size: 1.25rem; margin: 0.25rem 0 0; overflow-wrap: anywhere; }
+.consent code { overflow-wrap: anywhere; }
 .buy-form { display: flex; flex-wrap: wrap; align-items: end; gap: 0.75rem; margin: 1rem 0; }
 .buy-form label { display: block; font-weight: 700; width: 100%; }
 .buy-form input, .field input { font: inherit; padding: 0.5rem 0.65rem; border: 1px solid #8a8f9c; border-radius: 8px; background: var(--card); color: var(--ink); }

@@ -3,7 +3,7 @@ import type { OrderEventHub, PaymentRefundHub } from '../context.ts';
 import type { AppDeps } from '../deps.ts';
 import type { BuyerLinking } from './identity/linked-buyer.ts';
 import { feedOrderEvents } from './webhooks/order-feed.ts';
-import type { OutboundPolicy } from './core/outbound.ts';
+import type { OutboundPolicy } from '../outbound/fetch.ts';
 import { ucpOperations } from './operations.ts';
 import type { RunOperation } from './call/call.ts';
 import { paymentActions } from './payments/payment-actions.ts';

@@ -25,6 +25,7 @@ beforeAll(async () => {
   manager = await staffCookie(t, 'anna@shop.dk', 'manager');
   await seedConnection('client-a', 'grant-a', 'Claude for Butik');
   await seedConnection('client-b', 'grant-b', 'Other assistant');
+  await seedConnection('https://assistant.example/oauth/client.json', 'grant-c', 'Example Assistant');
 });
 afterAll(async () => t.close());
 
@@ -38,6 +39,18 @@ describe('connected apps', () => {
     expect(body).toMatch(/<td data-label="Granted">13 Nov 2025, \d\d:\d\d<\/td>/);
     expect(body).toMatch(/<td data-label="Last token issued">18 Nov 2025, \d\d:\d\d<\/td>/);
     expect(body).toMatch(/<td data-label="Working tokens" class="num">1<\/td>/);
+  });
+
+  it('shows an app named by its client metadata document by the host that serves it and its name, and disconnects it', async () => {
+    const shown = await page(t.app, owner, '/admin/apps');
+    const body = shown.response.body;
+    expect(body).toContain('<h2 id="c-https://assistant.example/oauth/client.json">Example Assistant</h2>');
+    expect(body).toContain('<p class="meta"><strong>assistant.example</strong> · Named by its document at <code>https://assistant.example/oauth/client.json</code>');
+    const action = '/admin/apps/https%3A%2F%2Fassistant.example%2Foauth%2Fclient.json/revoke';
+    expect(body).toContain(`action="${action}"`);
+    const disconnected = await post(t.app, owner, action, { _csrf: shown.csrf ?? '' });
+    expect(disconnected.statusCode).toBe(303);
+    expect((await page(t.app, owner, '/admin/apps')).response.body).not.toContain('Example Assistant');
   });
 
   it('answers a NUL byte in a console path with 400, not 500', async () => {

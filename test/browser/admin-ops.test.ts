@@ -8,6 +8,7 @@ import { MISSING, WIDTHS, expectAccessible, screenshot } from './chromium.ts';
 import { consoleInBrowser } from './in-browser.ts';
 
 let reader = '';
+const ASSISTANT = 'https://assistant.example/oauth/client.json';
 const CSV_DIR = mkdtempSync(join(tmpdir(), 'butik-admin-import-'));
 
 const shop = consoleInBrowser(async (t, origin) => {
@@ -18,6 +19,9 @@ const shop = consoleInBrowser(async (t, origin) => {
     { model: 'Client', id: 'client-claude', payload: { client_id: 'client-claude', client_name: 'Claude for Butik', redirect_uris: ['https://claude.example/cb'] } },
     { model: 'Grant', id: 'grant-claude', expiresAt: inAnHour, payload: { clientId: 'client-claude', accountId: 'owner', iat: 1_763_000_000, resources: { [`${origin}/api/mcp`]: 'orders:read catalog:read' } } },
     { model: 'AccessToken', id: 'at-claude', grantId: 'grant-claude', expiresAt: inAnHour, payload: { clientId: 'client-claude', grantId: 'grant-claude', iat: 1_763_500_000 } },
+    // A host named by its client metadata document: listed by the host that serves the document.
+    { model: 'Client', id: ASSISTANT, payload: { client_id: ASSISTANT, client_name: 'Example Assistant', redirect_uris: ['https://assistant.example/callback'] } },
+    { model: 'Grant', id: 'grant-assistant', expiresAt: inAnHour, payload: { clientId: ASSISTANT, accountId: 'owner', iat: 1_763_000_000, resources: { [`${origin}/api/mcp`]: 'orders:read' } } },
   ]);
   writeFileSync(join(CSV_DIR, 'products.csv'), 'id,title,price,category\nsun_round,Round Sunglasses,89900,solbriller\nsun_square,Square Sunglasses,99900,solbriller\n');
   writeFileSync(join(CSV_DIR, 'inventory.csv'), 'product_id,quantity\nsun_round,12\nsun_square,4\n');
@@ -83,6 +87,8 @@ describe.skipIf(MISSING)('settings, features, import and connected apps in a bro
     try {
       await page.goto(`${shop.origin()}/admin/apps`);
       expect(await page.getByRole('heading', { name: 'Claude for Butik' }).count()).toBe(1);
+      expect(await page.getByRole('heading', { name: 'Example Assistant' }).count()).toBe(1);
+      expect(await page.getByText('assistant.example', { exact: true }).count()).toBe(1);
       await page.getByRole('button', { name: 'Revoke access Claude for Butik' }).click();
       await page.waitForURL(/done=grant/);
       expect(await page.getByRole('status').textContent()).toContain('The access was revoked');

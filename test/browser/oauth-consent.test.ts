@@ -1,10 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASTER_KEY, listeningTestApp } from '../helpers/app.ts';
 import { callMcp } from '../helpers/oauth.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { MISSING, launchChromium, screenshot } from './chromium.ts';
+import { MISSING, WIDTHS, expectAccessible, expectNoHorizontalScroll, launchChromium, screenshot } from './chromium.ts';
 
 /**
  * The owner's side of OAuth for MCP connectors, in a real browser: the host sends them to the consent page,
@@ -12,14 +14,23 @@ import { MISSING, launchChromium, screenshot } from './chromium.ts';
  * exactly the ticked scopes. Skipped like the other browser tests when chromium is missing (CI installs it).
  */
 const CALLBACK = 'http://127.0.0.1:9/callback';
+const LOGO = 'https://logos.example/assistant.svg';
 
 let t: TestApp | undefined;
 let browser: Browser | undefined;
 let base = '';
+/** A host's client metadata document, served on loopback (the shop reads it with the loopback switch on). */
+let documentUrl = '';
+const documentServer = createServer((_request, response) => {
+  response.writeHead(200, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({ client_id: documentUrl, client_name: 'Example Assistant', logo_uri: LOGO, redirect_uris: [CALLBACK] }));
+});
 
 beforeAll(async () => {
   if (MISSING) return;
-  ({ t, base } = await listeningTestApp());
+  await new Promise<void>((resolve) => documentServer.listen(0, '127.0.0.1', resolve));
+  documentUrl = `http://localhost:${(documentServer.address() as AddressInfo).port}/oauth/client.json`;
+  ({ t, base } = await listeningTestApp({ env: { BUTIK_OAUTH_LOOPBACK_CLIENT_DOCUMENTS: '1' } }));
   browser = await launchChromium();
 }, 120_000);
 
@@ -28,6 +39,7 @@ afterAll(async () => {
     await browser?.close();
   } finally {
     await t?.close();
+    documentServer.close();
   }
 });
 
@@ -97,5 +109,42 @@ describe.skipIf(MISSING)('OAuth consent in a browser', () => {
     const listed = await callMcp(base, token.access_token, 'orders.list');
     expect(listed.body.result.structuredContent).toBeDefined();
     expect((await callMcp(base, token.access_token, 'discounts.list')).body.error.message).toContain('discounts:read');
+  });
+
+  it('shows a host named by its metadata document by the host it is served from, its name and its logo, at both widths', async () => {
+    if (!browser) throw new Error('no browser');
+    const query = new URLSearchParams({
+      response_type: 'code', client_id: documentUrl, redirect_uri: CALLBACK, scope: 'orders:read',
+      code_challenge: createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url'), code_challenge_method: 'S256',
+      state: 'document', resource: `${base}/api/mcp`,
+    });
+    for (const viewport of WIDTHS) {
+      const page = await browser.newPage({ viewport });
+      const errors: string[] = [];
+      page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+      // The logo's https host is played by the browser: the page's CSP must let an https logo load.
+      await page.route(`${LOGO}**`, (route) => route.fulfill({
+        status: 200, contentType: 'image/svg+xml',
+        body: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 56 56"><rect width="56" height="56" rx="12" fill="#3b5bdb"/><circle cx="28" cy="28" r="14" fill="#fff"/></svg>',
+      }));
+      try {
+        const answer = await page.goto(`${base}/oauth/authorize?${query}`);
+        expect(answer?.status()).toBe(200);
+        expect(await answer?.headerValue('content-security-policy')).toContain("img-src 'self' https:;");
+        expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Connect Example Assistant?');
+        const port = new URL(documentUrl).port;
+        expect(await page.locator('.consent-host').textContent()).toBe(`localhost:${port} is asking to connect to this shop.`);
+        const logo = page.getByRole('img', { name: 'Example Assistant logo' });
+        expect(await logo.getAttribute('src')).toBe(LOGO);
+        await expect.poll(() => logo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
+        expect(await page.locator('main').textContent()).toContain(`described by the document at ${documentUrl}`);
+        await expectNoHorizontalScroll(page, `consent ${viewport.width}`);
+        await expectAccessible(page, `consent ${viewport.width}`);
+        await screenshot(page, `oauth-consent-document-${viewport.width}`);
+        expect(errors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    }
   });
 });

@@ -57,6 +57,8 @@ describe('the content security policy', () => {
       .toBe("default-src 'none'; style-src 'self'; img-src 'self' https: http: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
     expect(contentSecurityPolicy({ stylesheets: [SHEET], images: 'self', formActions: ["'self'", 'https://client.example'] }))
       .toBe("default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self' https://client.example; frame-ancestors 'none'");
+    expect(contentSecurityPolicy({ stylesheets: [SHEET], images: 'https' }))
+      .toBe("default-src 'none'; style-src 'self'; img-src 'self' https:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
     expect(SVG_IMAGE_POLICY).toMatch(/^default-src 'none'; /);
   });
 

@@ -38,12 +38,18 @@ export function appsPages(app: FastifyInstance, deps: AppDeps): void {
 <td data-label="${t.apps.tokens}" class="num">${grant.liveTokens}</td>
 <td><form class="inline" method="post" action="/admin/apps/grants/${grant.grantId}/revoke">${csrfField(who.viewer)}<button class="danger" type="submit">${t.apps.revokeGrant}<span class="skip-link"> ${connection.clientName ?? connection.clientId}</span></button></form></td></tr>`;
 
+  // A client named by its metadata document is known by the host that serves it (what its consent page showed);
+  // a registered one by the id the shop gave it.
+  const clientLine = (connection: Connection): Html => html`<p class="meta">${connection.documentHost
+    ? html`<strong>${connection.documentHost}</strong> · ${t.apps.document} <code>${connection.clientId}</code>`
+    : html`${t.apps.client}: <code>${connection.clientId}</code>`}${connection.redirectUris.length > 0 ? html` · ${connection.redirectUris.join(', ')}` : ''}</p>`;
+
   const connectionView = (who: SignedIn, connection: Connection): Html => html`<section class="panel" aria-labelledby="c-${connection.clientId}">
 <h2 id="c-${connection.clientId}">${connection.clientName ?? t.apps.unnamed}</h2>
-<p class="meta">${t.apps.client}: <code>${connection.clientId}</code>${connection.redirectUris.length > 0 ? html` · ${connection.redirectUris.join(', ')}` : ''}</p>
+${clientLine(connection)}
 ${connection.grants.length === 0 ? html`<p>${t.apps.noGrant}</p>` : html`<table class="stack"><thead><tr><th scope="col">${t.apps.app}</th><th scope="col">${t.apps.scopes}</th><th scope="col">${t.apps.granted}</th><th scope="col">${t.apps.lastToken}</th><th scope="col" class="num">${t.apps.tokens}</th><th scope="col"><span class="skip-link">Actions</span></th></tr></thead><tbody>
 ${connection.grants.map((grant) => grantRow(who, connection, grant))}</tbody></table>`}
-<form method="post" action="/admin/apps/${connection.clientId}/revoke">${csrfField(who.viewer)}<button class="danger" type="submit">${t.apps.disconnect}<span class="skip-link"> ${connection.clientName ?? connection.clientId}</span></button></form>
+<form method="post" action="/admin/apps/${encodeURIComponent(connection.clientId)}/revoke">${csrfField(who.viewer)}<button class="danger" type="submit">${t.apps.disconnect}<span class="skip-link"> ${connection.clientName ?? connection.clientId}</span></button></form>
 </section>`;
 
   const page = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, query: Query, problem?: Html) => {

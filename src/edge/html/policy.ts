@@ -7,10 +7,11 @@ export type PolicyOptions = {
   /** The page's stylesheets: the only styles the browser applies. */
   stylesheets: readonly Stylesheet[];
   /**
-   * Where images may load from: `self` for this origin only; `web` also admits any http(s) host and data:
-   * URLs, for product images an owner hosts elsewhere. Omitted: no images at all.
+   * Where images may load from: `self` for this origin only; `https` also admits any https host, for an OAuth
+   * client's logo; `web` also admits any http(s) host and data: URLs, for product images an owner hosts
+   * elsewhere. Omitted: no images at all.
    */
-  images?: 'self' | 'web';
+  images?: 'self' | 'https' | 'web';
   /**
    * CSP source expressions a form on the page may submit to, e.g. `'self'` and an OAuth client's origin.
    * Omitted: the page submits no form.
@@ -18,7 +19,7 @@ export type PolicyOptions = {
   formActions?: readonly string[];
 };
 
-const IMAGE_SOURCES = { self: "'self'", web: "'self' https: http: data:" } as const;
+const IMAGE_SOURCES = { self: "'self'", https: "'self' https:", web: "'self' https: http: data:" } as const;
 
 /**
  * The one Content-Security-Policy builder for pages. Every page it describes runs no script at all (nothing

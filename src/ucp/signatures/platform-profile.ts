@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Log } from '../../log.ts';
-import { sendOutbound } from '../core/outbound.ts';
-import type { OutboundPolicy } from '../core/outbound.ts';
+import { sendOutbound } from '../../outbound/fetch.ts';
+import type { OutboundPolicy } from '../../outbound/fetch.ts';
 
 /** A public key as a profile's signing_keys lists it (RFC 7517); `kid` names it in a signature's keyid. */
 export type ProfileKey = Record<string, unknown> & { kid: string; kty: string };

@@ -6,6 +6,10 @@ import { BlockList, isIP } from 'node:net';
 import type { LookupFunction } from 'node:net';
 
 /**
+ * The shop's one outbound fetcher: every request Butik sends on someone else's word (a UCP platform's profile or
+ * webhook URL, an MCP host's client metadata document) goes through sendOutbound, within a size cap, a time cap,
+ * without following redirects and, under the live policy, to public addresses only.
+ *
  * Where a live shop may not send a request on a platform's word: loopback, private, link-local, shared,
  * multicast and reserved ranges (a profile or webhook URL pointing there would reach the shop's own network).
  */
@@ -65,8 +69,11 @@ export type OutboundRequest = {
   maxBytes: number;
 };
 
-/** One request to a platform, within the policy, the time limit and the size limit; any failure is an OutboundError. */
-export async function sendOutbound(request: OutboundRequest, policy: OutboundPolicy): Promise<{ status: number; text: string }> {
+/** The answer as received: a redirect is an answer too (its status and location), never followed. */
+export type OutboundAnswer = { status: number; headers: Record<string, string | string[] | undefined>; text: string };
+
+/** One request, within the policy, the time limit and the size limit; any failure is an OutboundError. */
+export async function sendOutbound(request: OutboundRequest, policy: OutboundPolicy): Promise<OutboundAnswer> {
   let url: URL;
   try {
     url = new URL(request.url);
@@ -91,12 +98,18 @@ export async function sendOutbound(request: OutboundRequest, policy: OutboundPol
       incoming.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > request.maxBytes) {
-          outgoing.destroy(new OutboundError(`answer larger than ${request.maxBytes} bytes`));
+          // Refused here, not through destroy(error): an answer that arrives whole (one chunk and its end) would
+          // otherwise end first, truncated, and the error would surface later with nobody listening.
+          fail(new OutboundError(`answer larger than ${request.maxBytes} bytes`));
+          incoming.removeAllListeners('data');
+          outgoing.destroy();
           return;
         }
         chunks.push(chunk);
       });
-      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      incoming.on('end', () => size <= request.maxBytes && resolve({
+        status: incoming.statusCode ?? 0, headers: incoming.headers, text: Buffer.concat(chunks).toString('utf8'),
+      }));
       incoming.on('error', fail);
     });
     const timer = setTimeout(() => outgoing.destroy(new OutboundError(`no answer within ${request.timeoutMs} ms`)), request.timeoutMs);

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPublicAddress, sendOutbound } from '../../src/ucp/core/outbound.ts';
+import { isPublicAddress, sendOutbound } from '../src/outbound/fetch.ts';
 
 let base = '';
 const server = createServer((request, response) => {
@@ -37,7 +37,7 @@ describe('requests the shop sends on a platform\'s word', () => {
   });
 
   it('in test mode reaches loopback, and holds every answer to its time and size limits', async () => {
-    expect(await get(`${base}/profile`, 'test')).toEqual({ status: 200, text: '{"ok":true}' });
+    expect(await get(`${base}/profile`, 'test')).toMatchObject({ status: 200, text: '{"ok":true}' });
     await expect(get(`${base}/big`, 'test')).rejects.toThrow(/larger than 65536 bytes/);
     await expect(get(`${base}/slow`, 'test', { timeoutMs: 100 })).rejects.toThrow(/no answer within 100 ms/);
     await expect(get('ftp://example.com/x', 'test')).rejects.toThrow(/unsupported scheme/);
