@@ -9,12 +9,14 @@ export type FieldOptions = {
   error?: string | undefined;
   type?: 'text' | 'number' | 'date' | 'url' | 'email' | 'password';
   required?: boolean;
+  /** The keyboard a phone shows: "decimal" for an amount, typed as text so "1.249,00" reaches the server as typed. */
+  inputMode?: 'decimal';
 };
 
 /** A labelled input with its error under it; the value the person typed stays in it. */
 export function field(options: FieldOptions): Html {
   const id = `field-${options.name}`;
-  return html`<div class="field"><label for="${id}">${options.label}</label><input id="${id}" name="${options.name}" type="${options.type ?? 'text'}"${options.type === 'number' ? html` inputmode="numeric"` : ''} value="${options.value ?? ''}"${options.required ? html` required` : ''}${options.error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${options.error ? html`<p class="error" id="${id}-error">${options.error}</p>` : ''}</div>`;
+  return html`<div class="field"><label for="${id}">${options.label}</label><input id="${id}" name="${options.name}" type="${options.type ?? 'text'}"${options.type === 'number' ? html` inputmode="numeric"` : options.inputMode ? html` inputmode="${options.inputMode}"` : ''} value="${options.value ?? ''}"${options.required ? html` required` : ''}${options.error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${options.error ? html`<p class="error" id="${id}-error">${options.error}</p>` : ''}</div>`;
 }
 
 export function textArea(options: Omit<FieldOptions, 'type'>): Html {

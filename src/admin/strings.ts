@@ -57,7 +57,7 @@ export const t = {
     first: 'First order', recent: 'Latest orders', allOrders: 'All their orders', previous: 'Previous page', next: 'Next page',
   },
   products: {
-    title: 'Products', search: 'Search', newProduct: 'New product', edit: 'Edit', name: 'Name', slug: 'Slug', price: 'Price (minor units, VAT incl.)',
+    title: 'Products', search: 'Search', newProduct: 'New product', edit: 'Edit', name: 'Name', slug: 'Slug', price: (currency: string) => `Price (${currency}, VAT incl.)`,
     priceShown: 'Price', stock: 'Stock', brand: 'Brand', category: 'Category slug', description: 'Description', frameColor: 'Frame colour',
     lensColor: 'Lens colour', featured: 'Featured', images: 'Image URLs (one per line)', delete: 'Delete', deleteTitle: 'Delete this product?',
     deleteLead: 'It disappears from the shop at once. You can bring it back from Activity with Revert.', deleteButton: 'Delete the product',
@@ -71,7 +71,7 @@ export const t = {
   },
   discounts: {
     title: 'Discount codes', newDiscount: 'New discount code', code: 'Code', kind: 'Kind', percent: 'Percent off', fixed: 'Amount off',
-    value: 'Value', valueHint: 'Value (percent 1–100, or minor units of the shop currency for an amount off)', uses: 'Uses', limit: 'Usage limit (optional)',
+    value: 'Value', valueHint: (currency: string) => `Value (percent 1–100, or ${currency} for an amount off)`, uses: 'Uses', limit: 'Usage limit (optional)',
     validity: 'Validity', through: (day: string) => `through ${day}`, until: (instant: string) => `until ${instant}`, validUntil: 'Valid through (date, optional)', noEnd: 'no end', unlimited: 'unlimited', active: 'Active', yes: 'yes', no: 'no',
     created: 'The discount code was created. It is active.', activate: 'Activate', deactivate: 'Deactivate',
     activated: 'The discount code is active again.', deactivated: 'The discount code is switched off.', onlyActive: 'Only active codes',
@@ -108,10 +108,16 @@ export const t = {
     shownOnce: 'Copy the key now: it is shown only once.', rotated: 'The key was rotated; the old secret no longer works.', revokedDone: 'The key was revoked.',
     ownerOnly: 'Only an owner manages API keys.',
   },
+  amountChecks: {
+    title: 'Nothing was saved yet.', lead: 'An amount looks like a slip. Check it; if it is right, save anyway.', saveAnyway: 'Save anyway',
+    belowOne: (label: string, shown: string) => `${label} would be ${shown}, less than one krone: was it typed in øre?`,
+    cut: (label: string, before: string, after: string, percent: number) => `${label} would go from ${before} to ${after}, ${percent} % lower.`,
+  },
   settings: {
     title: 'Settings and features', shop: 'Shop settings', storeName: 'Shop name', tagline: 'Tagline (optional)', contactEmail: 'Contact e-mail (optional)',
     companyAddress: 'Company address (optional)', cvrNumber: 'CVR number (8 digits, optional)',
-    shippingDkk: 'Shipping price (minor units, VAT incl.)', freeShippingThresholdDkk: 'Free shipping from (minor units; 0 = always free)',
+    shippingDkk: 'Shipping price', freeShippingThresholdDkk: 'Free shipping from',
+    amountLabel: { shippingDkk: (currency: string) => `Shipping price (${currency}, VAT incl.)`, freeShippingThresholdDkk: (currency: string) => `Free shipping from (${currency}; 0 = always free)` },
     stackDiscountCodes: 'A UCP checkout may combine several discount codes', currency: 'Currency (ISO 4217, e.g. DKK)',
     currencyLead: 'Changing the currency does not convert any stored amount.', now: (shown: string) => `Now ${shown}.`,
     saved: 'The settings were saved.', features: 'Features', feature: 'Feature', state: 'State', on: 'on', off: 'off', byDefault: 'Default',

@@ -9,6 +9,8 @@ import type { Refusal } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { field, filled, textArea, wholeNumber } from '../fields.ts';
 import { formatMoney } from '../format.ts';
+import { formatMoneyInput, readAmounts } from '../money-input.ts';
+import { amountWarnings, confirmedAnyway, saveButton, warningBox } from '../amount-checks.ts';
 import { signedIn } from '../session.ts';
 import type { SignedIn } from '../session.ts';
 import { t } from '../strings.ts';
@@ -22,14 +24,14 @@ type Product = {
 };
 type Form = Record<string, string>;
 
-/** The form as the person typed it, turned into the fields products.create and products.update take. */
-function productFields(body: Form): Record<string, unknown> {
+/** The form as the person typed it (its price already read as minor units), turned into the fields products.create and products.update take. */
+function productFields(body: Form, priceDkk: number | undefined): Record<string, unknown> {
   const images = (body.images ?? '').split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
   const optional = ['brand', 'frameColor', 'lensColor', 'categorySlug'];
   return {
     name: body.name ?? '',
     description: body.description ?? '',
-    priceDkk: wholeNumber(filled(body, 'priceDkk')) ?? '',
+    priceDkk: priceDkk ?? '',
     stock: wholeNumber(filled(body, 'stock')) ?? '',
     featured: body.featured === 'on',
     images,
@@ -37,22 +39,22 @@ function productFields(body: Form): Record<string, unknown> {
   };
 }
 
-function formOf(product: Product): Form {
+function formOf(product: Product, currency: string): Form {
   return {
-    name: product.name, description: product.description, priceDkk: String(product.priceDkk), stock: String(product.stock),
+    name: product.name, description: product.description, priceDkk: formatMoneyInput(product.priceDkk, currency), stock: String(product.stock),
     brand: product.brand ?? '', frameColor: product.frameColor ?? '', lensColor: product.lensColor ?? '',
     categorySlug: product.category.slug, images: product.images.join('\n'), featured: product.featured ? 'on' : '',
   };
 }
 
-function productForm(who: SignedIn, options: { action: string; values: Form; refusal?: Refusal; creating: boolean }): Html {
+function productForm(who: SignedIn, options: { action: string; values: Form; currency: string; refusal?: Refusal; warned?: boolean; creating: boolean }): Html {
   const err = (name: string) => options.refusal?.fields.get(name) ?? options.refusal?.fields.get(`patch.${name}`);
   const v = options.values;
   const images = (v.images ?? '').split(/\r?\n/).map((line) => safeSrc(line.trim())).filter((src): src is string => src !== undefined);
   return html`<form method="post" action="${options.action}" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">
 ${options.creating ? field({ name: 'slug', label: t.products.slug, value: v.slug, error: err('slug'), required: true }) : ''}
 ${field({ name: 'name', label: t.products.name, value: v.name, error: err('name'), required: true })}
-${field({ name: 'priceDkk', label: t.products.price, type: 'number', value: v.priceDkk, error: err('priceDkk'), required: true })}
+${field({ name: 'priceDkk', label: t.products.price(options.currency), inputMode: 'decimal', value: v.priceDkk, error: err('priceDkk'), required: true })}
 ${field({ name: 'stock', label: t.products.stock, type: 'number', value: v.stock, error: err('stock'), required: true })}
 ${field({ name: 'categorySlug', label: t.products.category, value: v.categorySlug, error: err('categorySlug') ?? err('categoryId'), required: options.creating })}
 ${field({ name: 'brand', label: t.products.brand, value: v.brand, error: err('brand') })}
@@ -62,7 +64,7 @@ ${textArea({ name: 'description', label: t.products.description, value: v.descri
 ${textArea({ name: 'images', label: t.products.images, value: v.images, error: [...(options.refusal?.fields ?? [])].find(([path]) => /(^|\.)images/.test(path))?.[1] })}
 ${images.length > 0 ? html`<div class="thumbs">${images.map((src, index) => html`<img src="${src}" alt="${v.name ?? ''} image ${index + 1}">`)}</div>` : ''}
 <div class="field"><label><input type="checkbox" name="featured"${v.featured === 'on' ? html` checked` : ''}> ${t.products.featured}</label></div>
-<button type="submit">${t.save}</button></form>`;
+${saveButton(options.warned ?? false)}</form>`;
 }
 
 export function productPages(app: FastifyInstance, deps: AppDeps): void {
@@ -88,32 +90,48 @@ ${products.map((product) => html`<tr><td data-label="${t.products.name}"><a href
     });
   });
 
-  const editPage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, slug: string, options: { values?: Form; refusal?: Refusal; notice?: string } = {}) => {
+  const editPage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, slug: string, options: { values?: Form; refusal?: Refusal; warnings?: string[]; notice?: string } = {}) => {
     const product = await readTool<Product>(deps, request, who.actor, 'products.get', { slug });
+    const { currency } = await readSettings(deps.runtime.db);
     const canWrite = hasScope(who.actor, 'products:write');
+    const warned = (options.warnings?.length ?? 0) > 0;
     return sendAdminPage(reply, {
       title: product.name, current: 'products', viewer: who.viewer,
-      main: html`<h1>${product.name}</h1>${options.notice ? noticeBox(options.notice) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
-${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`, values: options.values ?? formOf(product), creating: false, ...(options.refusal ? { refusal: options.refusal } : {}) })}
+      main: html`<h1>${product.name}</h1>${options.notice ? noticeBox(options.notice) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}${warned ? warningBox(options.warnings ?? []) : ''}
+${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`, values: options.values ?? formOf(product, currency), currency, warned, creating: false, ...(options.refusal ? { refusal: options.refusal } : {}) })}
 <p><a class="button secondary" href="/admin/products/${product.slug}/delete">${t.products.delete}</a></p>`
-    : html`<dl class="panel">${Object.entries(formOf(product)).map(([name, value]) => html`<dt>${name}</dt><dd>${value || '—'}</dd>`)}</dl>`}`,
+    : html`<dl class="panel">${Object.entries(formOf(product, currency)).map(([name, value]) => html`<dt>${name}</dt><dd>${value || '—'}</dd>`)}</dl>`}`,
+    }, options.refusal ? 422 : 200);
+  };
+
+  const newPage = (reply: FastifyReply, who: SignedIn, currency: string, options: { values?: Form; refusal?: Refusal; warnings?: string[] } = {}) => {
+    const warned = (options.warnings?.length ?? 0) > 0;
+    return sendAdminPage(reply, {
+      title: t.products.newProduct, current: 'products', viewer: who.viewer,
+      main: html`<h1>${t.products.newProduct}</h1>${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}${warned ? warningBox(options.warnings ?? []) : ''}
+${productForm(who, { action: '/admin/products/new', values: options.values ?? {}, currency, warned, creating: true, ...(options.refusal ? { refusal: options.refusal } : {}) })}`,
     }, options.refusal ? 422 : 200);
   };
 
   app.get('/admin/products/new', async (request, reply) => {
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
-    return sendAdminPage(reply, { title: t.products.newProduct, current: 'products', viewer: who.viewer, main: html`<h1>${t.products.newProduct}</h1>${productForm(who, { action: '/admin/products/new', values: {}, creating: true })}` });
+    const { currency } = await readSettings(deps.runtime.db);
+    return newPage(reply, who, currency);
   });
 
   app.post<{ Body: Form }>('/admin/products/new', { preHandler: app.csrfProtection }, async (request, reply) => {
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     const body = request.body;
-    const outcome = await callTool(deps, request, who.actor, 'products.create', { slug: body.slug ?? '', ...productFields(body) }, idempotencyKeyOf(body));
+    const { currency } = await readSettings(deps.runtime.db);
+    const read = readAmounts(body, ['priceDkk'], currency);
+    if (!read.ok) return newPage(reply, who, currency, { values: body, refusal: read.refusal });
+    const warnings = confirmedAnyway(body) ? [] : amountWarnings([{ label: t.products.priceShown, amount: read.amounts.priceDkk }], currency);
+    if (warnings.length > 0) return newPage(reply, who, currency, { values: body, warnings });
+    const outcome = await callTool(deps, request, who.actor, 'products.create', { slug: body.slug ?? '', ...productFields(body, read.amounts.priceDkk) }, idempotencyKeyOf(body));
     if (outcome.ok) return reply.redirect(`/admin/products/${encodeURIComponent((outcome.result as { slug: string }).slug)}?done=created`, 303);
-    const refusal = refusalOf(outcome.problem);
-    return sendAdminPage(reply, { title: t.products.newProduct, current: 'products', viewer: who.viewer, main: html`<h1>${t.products.newProduct}</h1>${problemBox(refusal.detail, refusal.resolution)}${productForm(who, { action: '/admin/products/new', values: body, creating: true, refusal })}` }, 422);
+    return newPage(reply, who, currency, { values: body, refusal: refusalOf(outcome.problem) });
   });
 
   app.get<{ Params: { slug: string }; Querystring: { done?: string } }>('/admin/products/:slug', async (request, reply) => {
@@ -127,7 +145,15 @@ ${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     const body = request.body;
-    const outcome = await callTool(deps, request, who.actor, 'products.update', { slug: request.params.slug, patch: productFields(body) }, idempotencyKeyOf(body));
+    const { currency } = await readSettings(deps.runtime.db);
+    const read = readAmounts(body, ['priceDkk'], currency);
+    if (!read.ok) return editPage(request, reply, who, request.params.slug, { values: body, refusal: read.refusal });
+    if (!confirmedAnyway(body)) {
+      const current = await readTool<Product>(deps, request, who.actor, 'products.get', { slug: request.params.slug });
+      const warnings = amountWarnings([{ label: t.products.priceShown, amount: read.amounts.priceDkk, before: current.priceDkk }], currency);
+      if (warnings.length > 0) return editPage(request, reply, who, request.params.slug, { values: body, warnings });
+    }
+    const outcome = await callTool(deps, request, who.actor, 'products.update', { slug: request.params.slug, patch: productFields(body, read.amounts.priceDkk) }, idempotencyKeyOf(body));
     if (outcome.ok) return reply.redirect(`/admin/products/${encodeURIComponent(request.params.slug)}?done=saved`, 303);
     return editPage(request, reply, who, request.params.slug, { values: body, refusal: refusalOf(outcome.problem) });
   });

@@ -6,8 +6,9 @@ import type { AppDeps } from '../../deps.ts';
 import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
 import type { Refusal } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
-import { field, filled, textArea, wholeNumber } from '../fields.ts';
+import { field, filled, textArea } from '../fields.ts';
 import { formatDate, formatMoney } from '../format.ts';
+import { formatMoneyInput, readAmounts } from '../money-input.ts';
 import { signedIn } from '../session.ts';
 import type { SignedIn } from '../session.ts';
 import { t } from '../strings.ts';
@@ -22,24 +23,25 @@ type Query = { done?: string };
 
 /** The settings that may be cleared: an empty field sends null. */
 const NULLABLE = ['tagline', 'contactEmail', 'companyAddress', 'cvrNumber'] as const;
+const AMOUNTS = ['shippingDkk', 'freeShippingThresholdDkk'] as const;
 const DONE: Record<string, string> = { saved: t.settings.saved, switched: t.settings.switched };
 
 function formOf(settings: Settings): Form {
   return {
     storeName: settings.storeName, tagline: settings.tagline ?? '', contactEmail: settings.contactEmail ?? '',
-    companyAddress: settings.companyAddress ?? '', cvrNumber: settings.cvrNumber ?? '', shippingDkk: String(settings.shippingDkk),
-    freeShippingThresholdDkk: String(settings.freeShippingThresholdDkk), stackDiscountCodes: settings.stackDiscountCodes ? 'on' : '',
+    companyAddress: settings.companyAddress ?? '', cvrNumber: settings.cvrNumber ?? '', shippingDkk: formatMoneyInput(settings.shippingDkk, settings.currency),
+    freeShippingThresholdDkk: formatMoneyInput(settings.freeShippingThresholdDkk, settings.currency), stackDiscountCodes: settings.stackDiscountCodes ? 'on' : '',
     currency: settings.currency,
   };
 }
 
-/** Every setting as typed: settings.update writes only those that differ from what is stored. */
-function patchOf(body: Form): Record<string, unknown> {
+/** Every setting as typed (amounts already read as minor units): settings.update writes only those that differ from what is stored. */
+function patchOf(body: Form, amounts: Partial<Record<typeof AMOUNTS[number], number>>): Record<string, unknown> {
   return {
     storeName: body.storeName?.trim() ?? '',
     ...Object.fromEntries(NULLABLE.map((name) => [name, filled(body, name) ?? null])),
-    shippingDkk: wholeNumber(filled(body, 'shippingDkk')) ?? '',
-    freeShippingThresholdDkk: wholeNumber(filled(body, 'freeShippingThresholdDkk')) ?? '',
+    shippingDkk: amounts.shippingDkk ?? '',
+    freeShippingThresholdDkk: amounts.freeShippingThresholdDkk ?? '',
     stackDiscountCodes: body.stackDiscountCodes === 'on',
     currency: body.currency?.trim().toUpperCase() ?? '',
   };
@@ -47,7 +49,7 @@ function patchOf(body: Form): Record<string, unknown> {
 
 function settingsForm(who: SignedIn, settings: Settings, values: Form, refusal?: Refusal): Html {
   const err = (name: string) => refusal?.fields.get(name);
-  const money = (name: 'shippingDkk' | 'freeShippingThresholdDkk') => html`${field({ name, label: t.settings[name], type: 'number', value: values[name], error: err(name), required: true })}
+  const money = (name: 'shippingDkk' | 'freeShippingThresholdDkk') => html`${field({ name, label: t.settings.amountLabel[name](settings.currency), inputMode: 'decimal', value: values[name], error: err(name), required: true })}
 <p class="hint">${t.settings.now(formatMoney(settings[name], settings.currency))}</p>`;
   return html`<form method="post" action="/admin/settings" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">
 <h2>${t.settings.shop}</h2>
@@ -106,7 +108,11 @@ ${featuresTable(who, flags, hasScope(who.actor, 'features:write'), timeZone)}`,
   app.post<{ Body: Form }>('/admin/settings', { preHandler: app.csrfProtection }, async (request, reply) => {
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
-    const outcome = await callTool(deps, request, who.actor, 'settings.update', patchOf(request.body), idempotencyKeyOf(request.body));
+    // Amounts are read in the currency the form showed them in, the stored one, even when the form changes it.
+    const { currency } = await readTool<Settings>(deps, request, who.actor, 'settings.get', {});
+    const read = readAmounts(request.body, AMOUNTS, currency);
+    if (!read.ok) return page(request, reply, who, {}, { values: request.body, refusal: read.refusal });
+    const outcome = await callTool(deps, request, who.actor, 'settings.update', patchOf(request.body, read.amounts), idempotencyKeyOf(request.body));
     if (outcome.ok) return reply.redirect('/admin/settings?done=saved', 303);
     return page(request, reply, who, {}, { values: request.body, refusal: refusalOf(outcome.problem) });
   });
