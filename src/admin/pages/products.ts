@@ -6,6 +6,7 @@ import type { AppDeps } from '../../deps.ts';
 import { readSettings } from '../../shop/settings.ts';
 import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
 import type { Refusal } from '../call.ts';
+import { actByTool, confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { field, filled, textArea, wholeNumber } from '../fields.ts';
 import { formatMoney } from '../format.ts';
@@ -158,24 +159,12 @@ ${productForm(who, { action: '/admin/products/new', values: options.values ?? {}
     return editPage(request, reply, who, request.params.slug, { values: body, refusal: refusalOf(outcome.problem) });
   });
 
-  app.get<{ Params: { slug: string } }>('/admin/products/:slug/delete', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    const product = await readTool<Product>(deps, request, who.actor, 'products.get', { slug: request.params.slug });
-    return sendAdminPage(reply, {
-      title: t.products.deleteTitle, current: 'products', viewer: who.viewer,
-      main: html`<h1>${t.products.deleteTitle}</h1><p><strong>${product.name}</strong> (${product.slug})</p><p>${t.products.deleteLead}</p>
-<form method="post" action="/admin/products/${product.slug}/delete">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}"><button class="danger" type="submit">${t.products.deleteButton}</button> <a href="/admin/products/${product.slug}">${t.cancel}</a></form>`,
-    });
-  });
-
-  app.post<{ Params: { slug: string }; Body: Form }>('/admin/products/:slug/delete', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    // The confirmation page is the person's "yes": the tool's confirm flag carries it.
-    const outcome = await callTool(deps, request, who.actor, 'products.delete', { slug: request.params.slug, confirm: true }, idempotencyKeyOf(request.body));
-    if (outcome.ok) return reply.redirect('/admin/products?done=deleted', 303);
-    const refusal = refusalOf(outcome.problem);
-    return sendAdminPage(reply, { title: t.refused, current: 'products', viewer: who.viewer, main: problemBox(refusal.detail, refusal.resolution) }, outcome.status);
+  confirmRoute<{ slug: string }>(app, deps, {
+    path: '/admin/products/:slug/delete', current: 'products',
+    ask: async (request, who) => {
+      const product = await readTool<Product>(deps, request, who.actor, 'products.get', { slug: request.params.slug });
+      return { title: t.products.deleteTitle, subject: html`<strong>${product.name}</strong> (${product.slug})`, lead: t.products.deleteLead, button: t.products.deleteButton, back: `/admin/products/${product.slug}` };
+    },
+    act: actByTool(deps, 'products', 'products.delete', ({ slug }) => ({ slug, confirm: true }), () => '/admin/products?done=deleted'),
   });
 }
