@@ -50,7 +50,10 @@ export const t = {
     billing: 'Billing address', payment: 'Payment', history: 'Status history', move: 'Change status', moveTo: (status: string) => `Mark as ${status}`,
     carrier: 'Carrier', trackingNumber: 'Tracking number', trackingUrl: 'Tracking URL', from: 'Delivery from (date)', to: 'Delivery to (date)',
     shipment: 'Shipment', window: 'Delivery window', slip: 'Packing slip', backToOrder: 'Back to the order',
-    noMoves: 'This order has no further status.', subtotal: 'Subtotal', discount: 'Discount', shippingCost: 'Shipping',
+    noMoves: 'This order has no further status.',
+    confirmTitle: (status: string) => `Mark this order as ${status}?`,
+    cancelLead: 'The order is cancelled and will not be shipped: its items go back in stock and a discount code it used can be used again.',
+    refundLead: 'The order is marked as refunded. No money is moved by this: pay the customer back through your payment provider.', subtotal: 'Subtotal', discount: 'Discount', shippingCost: 'Shipping',
   },
   customers: {
     title: 'Customers', search: 'Name or e-mail', name: 'Name', email: 'E-mail', orders: 'Orders', spent: 'Spent', last: 'Last order',
@@ -107,6 +110,8 @@ export const t = {
     prefix: 'Key', lastUsed: 'Last used', state: 'State', active: 'active', revoked: 'revoked', expired: 'expired',
     shownOnce: 'Copy the key now: it is shown only once.', rotated: 'The key was rotated; the old secret no longer works.', revokedDone: 'The key was revoked.',
     ownerOnly: 'Only an owner manages API keys.',
+    rotateTitle: 'Rotate this API key?', rotateLead: 'A new secret is made and shown once; the current secret stops working at once, so every agent or script using it must be given the new one.',
+    revokeTitle: 'Revoke this API key?', revokeLead: 'The key stops working at once for every agent or script that uses it. This cannot be undone: a new key has to be created.',
   },
   amountChecks: {
     title: 'Nothing was saved yet.', lead: 'An amount looks like a slip. Check it; if it is right, save anyway.', saveAnyway: 'Save anyway',
@@ -123,6 +128,8 @@ export const t = {
     saved: 'The settings were saved.', features: 'Features', feature: 'Feature', state: 'State', on: 'on', off: 'off', byDefault: 'Default',
     changed: 'Last set', switchOn: 'Switch on', switchOff: 'Switch off', switched: 'The feature was switched.',
     readOnly: 'Only an owner changes settings and features.',
+    switchOffTitle: 'Switch off this feature?',
+    stopsSales: 'Customers can no longer check out: no new order is created until the feature is switched on again.',
   },
   importPage: {
     title: 'Import', lead: 'Upload the CSV files of a shop (the files butik import takes). A dry run checks them and says what it would do; nothing is written until you apply.',
@@ -143,6 +150,7 @@ export const t = {
     noGrant: 'Registered, not yet approved', unnamed: '(no name)', revokeGrant: 'Revoke access', disconnect: 'Disconnect the app',
     revokedGrant: 'The access was revoked: its tokens stopped working.', disconnected: 'The app was disconnected: it has to register and be approved again.',
     ownerOnly: 'Only an owner manages connected apps.',
+    disconnectTitle: 'Disconnect this app?', disconnectLead: 'Every access you allowed it ends and its tokens stop working at once. To use the shop again it has to register and be approved again.',
   },
   agents: {
     title: 'Agents', lead: 'Every API key and connected app that can call this shop. Pause stops an agent at once: each call it makes is refused until an owner resumes it.',

@@ -31,7 +31,7 @@ textarea{width:100%;min-height:6rem}
 .field input:not([type=checkbox]),.field select{width:100%}
 button,.button{font:inherit;padding:6px 14px;border-radius:4px;border:1px solid #0a4b78;background:#0a4b78;color:#fff;cursor:pointer;text-decoration:none;display:inline-block}
 button.secondary,.button.secondary{background:#fff;color:#0a4b78}
-button.danger{background:#b32d2e;border-color:#b32d2e}
+button.danger,.button.danger{background:#b32d2e;border-color:#b32d2e}
 .inline{display:inline}
 .error{color:#b32d2e;font-weight:600;margin:2px 0 0}
 .notice{border-left:4px solid #00a32a;background:#fff;padding:8px 12px;margin-bottom:12px}

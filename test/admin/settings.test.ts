@@ -60,9 +60,16 @@ describe('settings and features in the console', () => {
     expect((await read('settings.get')).cvrNumber).toBeNull();
   });
 
-  it('switches a feature through features.set and shows it off', async () => {
+  it('switches checkout off through features.set only after its confirmation page, and shows it off', async () => {
     const { shown } = await settingsForm(owner);
-    const off = await post(t.app, owner, '/admin/settings/features/checkout', { _csrf: shown.csrf ?? '', enabled: 'false' });
+    expect(shown.response.body).toContain('<a class="button danger" href="/admin/settings/features/checkout/off">Switch off');
+    const skipped = await post(t.app, owner, '/admin/settings/features/checkout', { _csrf: shown.csrf ?? '', enabled: 'false' });
+    expect(skipped.headers.location).toBe('/admin/settings/features/checkout/off');
+    expect((await read('features.list')).find((flag: { key: string }) => flag.key === 'checkout').enabled).toBe(true);
+    const asked = await page(t.app, owner, '/admin/settings/features/checkout/off');
+    expect(asked.response.body).toContain('<h1>Switch off this feature?</h1>');
+    expect(asked.response.body).toContain('Customers can no longer check out');
+    const off = await post(t.app, owner, '/admin/settings/features/checkout/off', { _csrf: asked.csrf ?? '' });
     expect(off.statusCode).toBe(303);
     expect((await read('features.list')).find((flag: { key: string }) => flag.key === 'checkout').enabled).toBe(false);
     const after = await page(t.app, owner, '/admin/settings?done=switched');

@@ -5,6 +5,7 @@ import type { Html } from '../../edge/html/template.ts';
 import type { AppDeps } from '../../deps.ts';
 import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
 import type { Refusal } from '../call.ts';
+import { actByTool, confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { field, filled, textArea } from '../fields.ts';
 import { formatDate, formatMoney } from '../format.ts';
@@ -71,10 +72,14 @@ function settingsList(settings: Settings): Html {
     html`<dt>${t.settings[name as keyof Settings]}</dt><dd>${value || '—'}</dd>`)}</dl></section>`;
 }
 
+/** Features whose switching off stops sales: the console asks on a confirmation page first. */
+const STOPS_SALES: ReadonlySet<string> = new Set(['checkout']);
+const switchOffPath = (key: string) => `/admin/settings/features/${key}/off`;
+
 function featuresTable(who: SignedIn, flags: Flag[], canWrite: boolean, timeZone: string): Html {
   return html`<section class="panel"><h2 id="features">${t.settings.features}</h2><table class="stack"><thead><tr><th scope="col">${t.settings.feature}</th><th scope="col">${t.settings.state}</th><th scope="col">${t.settings.byDefault}</th><th scope="col">${t.settings.changed}</th>${canWrite ? html`<th scope="col"><span class="skip-link">Actions</span></th>` : ''}</tr></thead><tbody>
 ${flags.map((flag) => html`<tr><td data-label="${t.settings.feature}"><strong>${flag.key}</strong><br>${flag.description}</td><td data-label="${t.settings.state}">${flag.enabled ? t.settings.on : t.settings.off}</td><td data-label="${t.settings.byDefault}">${flag.default ? t.settings.on : t.settings.off}</td><td data-label="${t.settings.changed}">${formatDate(flag.updatedAt, timeZone)}</td>
-${canWrite ? html`<td><form class="inline" method="post" action="/admin/settings/features/${flag.key}">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}"><input type="hidden" name="enabled" value="${flag.enabled ? 'false' : 'true'}"><button class="${flag.enabled ? 'danger' : 'secondary'}" type="submit">${flag.enabled ? t.settings.switchOff : t.settings.switchOn}<span class="skip-link"> ${flag.key}</span></button></form></td>` : ''}</tr>`)}
+${canWrite ? html`<td>${flag.enabled && STOPS_SALES.has(flag.key) ? html`<a class="button danger" href="${switchOffPath(flag.key)}">${t.settings.switchOff}<span class="skip-link"> ${flag.key}</span></a>` : html`<form class="inline" method="post" action="/admin/settings/features/${flag.key}">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}"><input type="hidden" name="enabled" value="${flag.enabled ? 'false' : 'true'}"><button class="${flag.enabled ? 'danger' : 'secondary'}" type="submit">${flag.enabled ? t.settings.switchOff : t.settings.switchOn}<span class="skip-link"> ${flag.key}</span></button></form>`}</td>` : ''}</tr>`)}
 </tbody></table></section>`;
 }
 
@@ -120,8 +125,24 @@ ${featuresTable(who, flags, hasScope(who.actor, 'features:write'), timeZone)}`,
   app.post<{ Params: { key: string }; Body: Form }>('/admin/settings/features/:key', { preHandler: app.csrfProtection }, async (request, reply) => {
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
-    const outcome = await callTool(deps, request, who.actor, 'features.set', { key: request.params.key, enabled: request.body.enabled === 'true' }, idempotencyKeyOf(request.body));
+    const enabled = request.body.enabled === 'true';
+    // Stopping sales is done only from its confirmation page, never by a form that skipped it.
+    if (!enabled && STOPS_SALES.has(request.params.key)) return reply.redirect(switchOffPath(request.params.key), 303);
+    const outcome = await callTool(deps, request, who.actor, 'features.set', { key: request.params.key, enabled }, idempotencyKeyOf(request.body));
     if (outcome.ok) return reply.redirect('/admin/settings?done=switched#features', 303);
     return page(request, reply, who, {}, { refusal: refusalOf(outcome.problem) });
+  });
+
+  confirmRoute<{ key: string }>(app, deps, {
+    path: '/admin/settings/features/:key/off', current: 'settings',
+    ask: async (request, who) => {
+      if (!STOPS_SALES.has(request.params.key)) return undefined;
+      const flag = (await readTool<Flag[]>(deps, request, who.actor, 'features.list', {})).find((candidate) => candidate.key === request.params.key);
+      return flag && {
+        title: t.settings.switchOffTitle, subject: html`<strong>${flag.key}</strong>: ${flag.description}`,
+        lead: t.settings.stopsSales, button: t.settings.switchOff, back: '/admin/settings#features',
+      };
+    },
+    act: actByTool(deps, 'settings', 'features.set', ({ key }) => ({ key, enabled: false }), () => '/admin/settings?done=switched#features'),
   });
 }
