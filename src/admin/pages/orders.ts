@@ -191,7 +191,7 @@ ${canWrite ? html`<section><h2>${t.orders.move}</h2>${statusForms(order, who, op
       if (!ASKED.has(status)) return undefined;
       const order = await readTool<OrderRecord>(deps, request, who.actor, 'orders.get', { orderId: request.params.id });
       return {
-        title: t.orders.confirmTitle(statusWords(status)),
+        title: t.orders.confirmTitle(statusWords(status).toLowerCase()),
         subject: html`<strong>${t.orders.order} ${order.id.slice(0, 8)}</strong> · ${order.shippingName} &lt;${order.email}&gt; · ${t.orders.total}: ${formatMoney(order.totalDkk, order.currency)}`,
         lead: status === 'cancelled' ? t.orders.cancelLead : t.orders.refundLead, button: t.orders.moveTo(statusWords(status)), back: `/admin/orders/${order.id}`,
       };
