@@ -11,6 +11,8 @@ export type FieldOptions = {
   required?: boolean;
   /** A line under the field that tells what to type or what the value is now (after a conflict), tied to it for screen readers. */
   note?: string | undefined;
+  /** The keyboard a phone shows: "decimal" for an amount, typed as text so "1.249,00" reaches the server as typed. */
+  inputMode?: 'decimal';
 };
 
 /** The ids a field's input is described by: its error and its note, when it has them. */
@@ -26,7 +28,7 @@ function below(id: string, options: Pick<FieldOptions, 'error' | 'note'>): Html 
 /** A labelled input with its error under it; the value the person typed stays in it. */
 export function field(options: FieldOptions): Html {
   const id = `field-${options.name}`;
-  return html`<div class="field"><label for="${id}">${options.label}</label><input id="${id}" name="${options.name}" type="${options.type ?? 'text'}"${options.type === 'number' ? html` inputmode="numeric"` : ''} value="${options.value ?? ''}"${options.required ? html` required` : ''}${options.error ? html` aria-invalid="true"` : ''}${describedBy(id, options)}>${below(id, options)}</div>`;
+  return html`<div class="field"><label for="${id}">${options.label}</label><input id="${id}" name="${options.name}" type="${options.type ?? 'text'}"${options.type === 'number' ? html` inputmode="numeric"` : options.inputMode ? html` inputmode="${options.inputMode}"` : ''} value="${options.value ?? ''}"${options.required ? html` required` : ''}${options.error ? html` aria-invalid="true"` : ''}${describedBy(id, options)}>${below(id, options)}</div>`;
 }
 
 export function textArea(options: Omit<FieldOptions, 'type'>): Html {

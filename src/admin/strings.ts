@@ -53,6 +53,9 @@ export const t = {
     carrier: 'Carrier', trackingNumber: 'Tracking number', trackingUrl: 'Tracking URL', from: 'Delivery from (date)', to: 'Delivery to (date)',
     shipment: 'Shipment', window: 'Delivery window', slip: 'Packing slip', backToOrder: 'Back to the order',
     noMoves: 'This order has no further status.', subtotal: 'Subtotal', discount: 'Discount', shippingCost: 'Shipping',
+    confirmTitle: (status: string) => `Mark this order as ${status}?`,
+    cancelLead: 'The order is cancelled and will not be shipped: its items go back in stock and a discount code it used can be used again.',
+    refundStatusLead: 'The order is marked as refunded. No money is moved by this: pay the customer back through your payment provider, or use Refund below to record an amount.',
     refund: 'Refund', refundLead: (left: string) => `Left to refund: ${left}. The amount is in the shop currency, e.g. 1.249,50.`,
     refundAmount: (currency: string) => `Amount (${currency})`, restock: 'Put the items back in stock', refundReason: 'Reason (optional)',
     refundNext: 'Continue to confirm', refundTitle: 'Refund this order?',
@@ -69,7 +72,7 @@ export const t = {
   },
   products: {
     chooseCategory: 'Choose a category', categoryChoice: 'Category',
-    title: 'Products', search: 'Search', newProduct: 'New product', edit: 'Edit', name: 'Name', slug: 'Slug', price: 'Price (minor units, VAT incl.)',
+    title: 'Products', search: 'Search', newProduct: 'New product', edit: 'Edit', name: 'Name', slug: 'Slug', price: (currency: string) => `Price (${currency}, VAT incl.)`,
     priceShown: 'Price', stock: 'Stock', brand: 'Brand', category: 'Category slug', description: 'Description', frameColor: 'Frame colour',
     lensColor: 'Lens colour', featured: 'Featured', images: 'Image URLs (one per line)', delete: 'Delete', deleteTitle: 'Delete this product?',
     deleteLead: 'It disappears from the shop at once. You can bring it back from Activity with Revert.', deleteButton: 'Delete the product',
@@ -91,7 +94,7 @@ export const t = {
   },
   discounts: {
     title: 'Discount codes', newDiscount: 'New discount code', code: 'Code', kind: 'Kind', percent: 'Percent off', fixed: 'Amount off',
-    value: 'Value', valueHint: 'Value (percent 1–100, or minor units of the shop currency for an amount off)', uses: 'Uses', limit: 'Usage limit (optional)',
+    value: 'Value', valueHint: (currency: string) => `Value (percent 1–100, or ${currency} for an amount off)`, uses: 'Uses', limit: 'Usage limit (optional)',
     validity: 'Validity', through: (day: string) => `through ${day}`, until: (instant: string) => `until ${instant}`, validUntil: 'Valid through (date, optional)', noEnd: 'no end', unlimited: 'unlimited', active: 'Active', yes: 'yes', no: 'no',
     created: 'The discount code was created. It is active.', activate: 'Activate', deactivate: 'Deactivate',
     activated: 'The discount code is active again.', deactivated: 'The discount code is switched off.', onlyActive: 'Only active codes',
@@ -127,6 +130,13 @@ export const t = {
     prefix: 'Key', lastUsed: 'Last used', state: 'State', active: 'active', revoked: 'revoked', expired: 'expired',
     shownOnce: 'Copy the key now: it is shown only once.', rotated: 'The key was rotated; the old secret no longer works.', revokedDone: 'The key was revoked.',
     ownerOnly: 'Only an owner manages API keys.',
+    rotateTitle: 'Rotate this API key?', rotateLead: 'A new secret is made and shown once; the current secret stops working at once, so every agent or script using it must be given the new one.',
+    revokeTitle: 'Revoke this API key?', revokeLead: 'The key stops working at once for every agent or script that uses it. This cannot be undone: a new key has to be created.',
+  },
+  amountChecks: {
+    title: 'Nothing was saved yet.', lead: 'An amount looks like a slip. Check it; if it is right, save anyway.', saveAnyway: 'Save anyway',
+    belowOne: (label: string, shown: string) => `${label} would be ${shown}, less than one krone: was it typed in øre?`,
+    cut: (label: string, before: string, after: string, percent: number) => `${label} would go from ${before} to ${after}, ${percent} % lower.`,
   },
   staff: {
     title: 'Staff', email: 'E-mail', role: 'Role', lastSignIn: 'Last signed in', never: 'Never', you: '(you)',
@@ -154,13 +164,16 @@ export const t = {
   settings: {
     title: 'Settings and features', shop: 'Shop settings', storeName: 'Shop name', tagline: 'Tagline (optional)', contactEmail: 'Contact e-mail (optional)',
     companyAddress: 'Company address (optional)', cvrNumber: 'CVR number (8 digits, optional)',
-    shippingDkk: 'Shipping price (minor units, VAT incl.)', freeShippingThresholdDkk: 'Free shipping from (minor units; 0 = always free)',
+    shippingDkk: 'Shipping price', freeShippingThresholdDkk: 'Free shipping from',
+    amountLabel: { shippingDkk: (currency: string) => `Shipping price (${currency}, VAT incl.)`, freeShippingThresholdDkk: (currency: string) => `Free shipping from (${currency}; 0 = always free)` },
     stackDiscountCodes: 'A UCP checkout may combine several discount codes', currency: 'Currency (ISO 4217, e.g. DKK)',
     currencyLead: 'Changing the currency does not convert any stored amount.', now: (shown: string) => `Now ${shown}.`,
     saved: 'The settings were saved.', features: 'Features', feature: 'Feature', state: 'State', on: 'on', off: 'off', byDefault: 'Default',
     changed: 'Last set', switchOn: 'Switch on', switchOff: 'Switch off', switched: 'The feature was switched.',
     readOnly: 'Only an owner changes settings and features.',
     searchWords: 'Search words', searchWordsLead: 'The words shoppers and their agents search with, and what they mean in your catalog.',
+    switchOffTitle: 'Switch off this feature?',
+    stopsSales: 'Customers can no longer check out: no new order is created until the feature is switched on again.',
   },
   searchWords: {
     title: 'Search words',
@@ -210,6 +223,7 @@ export const t = {
     noGrant: 'Registered, not yet approved', unnamed: '(no name)', revokeGrant: 'Revoke access', disconnect: 'Disconnect the app',
     revokedGrant: 'The access was revoked: its tokens stopped working.', disconnected: 'The app was disconnected: it has to register and be approved again.',
     ownerOnly: 'Only an owner manages connected apps.',
+    disconnectTitle: 'Disconnect this app?', disconnectLead: 'Every access you allowed it ends and its tokens stop working at once. To use the shop again it has to register and be approved again.',
   },
   agents: {
     title: 'Agents', lead: 'Every API key and connected app that can call this shop. Pause stops an agent at once: each call it makes is refused until an owner resumes it.',

@@ -67,7 +67,12 @@ describe('connected apps', () => {
     const revoked = await post(t.app, owner, '/admin/apps/grants/grant-a/revoke', { _csrf: shown.csrf ?? '' });
     expect(revoked.statusCode).toBe(303);
     expect((await page(t.app, owner, String(revoked.headers.location))).response.body).toContain('The access was revoked');
-    const disconnected = await post(t.app, owner, '/admin/apps/client-b/revoke', { _csrf: shown.csrf ?? '' });
+    expect(shown.response.body).toContain('<a class="button danger" href="/admin/apps/client-b/revoke">Disconnect the app');
+    const asked = await page(t.app, owner, '/admin/apps/client-b/revoke');
+    expect(asked.response.body).toContain('<h1>Disconnect this app?</h1>');
+    expect(asked.response.body).toContain('<strong>Other assistant</strong> (client-b)');
+    expect(asked.response.body).toContain('its tokens stop working at once');
+    const disconnected = await post(t.app, owner, '/admin/apps/client-b/revoke', { _csrf: asked.csrf ?? '' });
     expect(disconnected.statusCode).toBe(303);
 
     const after = (await page(t.app, owner, '/admin/apps')).response.body;

@@ -29,7 +29,7 @@ describe('settings and features in the console', () => {
   it('shows every setting with its current value and the money in the shop currency', async () => {
     const { shown, form } = await settingsForm(owner);
     expect(shown.response.statusCode).toBe(200);
-    expect(form).toMatchObject({ storeName: 'Butik', shippingDkk: '4900', freeShippingThresholdDkk: '50000', currency: 'DKK' });
+    expect(form).toMatchObject({ storeName: 'Butik', shippingDkk: '49.00', freeShippingThresholdDkk: '500.00', currency: 'DKK' });
     expect(shown.response.body).toMatch(/Now DKK\s49\.00\./);
     expect(shown.response.body).toContain('name="stackDiscountCodes"');
     expect(shown.response.body).toMatch(/<strong>checkout<\/strong>.*?<td data-label="State">on<\/td>/s);
@@ -37,7 +37,7 @@ describe('settings and features in the console', () => {
 
   it('saves changed settings through settings.update, one audited entry per setting, and clears an emptied one', async () => {
     const { form } = await settingsForm(owner);
-    const saved = await post(t.app, owner, '/admin/settings', { ...form, shippingDkk: '3900', tagline: 'Fri fragt', stackDiscountCodes: 'on' });
+    const saved = await post(t.app, owner, '/admin/settings', { ...form, shippingDkk: '39', tagline: 'Fri fragt', stackDiscountCodes: 'on' });
     expect(saved.statusCode).toBe(303);
     expect((await page(t.app, owner, String(saved.headers.location))).response.body).toContain('The settings were saved.');
     expect((await read('settings.get'))).toMatchObject({ shippingDkk: 3900, tagline: 'Fri fragt', stackDiscountCodes: true, storeName: 'Butik' });
@@ -60,9 +60,16 @@ describe('settings and features in the console', () => {
     expect((await read('settings.get')).cvrNumber).toBeNull();
   });
 
-  it('switches a feature through features.set and shows it off', async () => {
+  it('switches checkout off through features.set only after its confirmation page, and shows it off', async () => {
     const { shown } = await settingsForm(owner);
-    const off = await post(t.app, owner, '/admin/settings/features/checkout', { _csrf: shown.csrf ?? '', enabled: 'false' });
+    expect(shown.response.body).toContain('<a class="button danger" href="/admin/settings/features/checkout/off">Switch off');
+    const skipped = await post(t.app, owner, '/admin/settings/features/checkout', { _csrf: shown.csrf ?? '', enabled: 'false' });
+    expect(skipped.headers.location).toBe('/admin/settings/features/checkout/off');
+    expect((await read('features.list')).find((flag: { key: string }) => flag.key === 'checkout').enabled).toBe(true);
+    const asked = await page(t.app, owner, '/admin/settings/features/checkout/off');
+    expect(asked.response.body).toContain('<h1>Switch off this feature?</h1>');
+    expect(asked.response.body).toContain('Customers can no longer check out');
+    const off = await post(t.app, owner, '/admin/settings/features/checkout/off', { _csrf: asked.csrf ?? '' });
     expect(off.statusCode).toBe(303);
     expect((await read('features.list')).find((flag: { key: string }) => flag.key === 'checkout').enabled).toBe(false);
     const after = await page(t.app, owner, '/admin/settings?done=switched');

@@ -25,7 +25,7 @@ async function editForm(cookie: string, slug: string) {
 describe('console forms call the tools as the signed-in person', () => {
   it('saves a price through products.update and the audit log names the person and the admin channel', async () => {
     const { form } = await editForm(manager, 'aviator-classic');
-    const saved = await post(t.app, manager, '/admin/products/aviator-classic', { ...form, priceDkk: '119900' });
+    const saved = await post(t.app, manager, '/admin/products/aviator-classic', { ...form, priceDkk: '1.199,00' });
     expect(saved.statusCode).toBe(303);
     expect((await t.call('products.get', { slug: 'aviator-classic' })).body.result.priceDkk).toBe(119900);
     const key = await t.keyWith('audit:read');
@@ -41,7 +41,7 @@ describe('console forms call the tools as the signed-in person', () => {
     const settings = await page(t.app, owner, '/admin/settings');
     const value = (name: string) => new RegExp(`name="${name}"[^>]*value="([^"]*)"`).exec(settings.response.body)?.[1] ?? '';
     await post(t.app, owner, '/admin/settings', {
-      _csrf: settings.csrf ?? '', storeName: value('storeName'), shippingDkk: '3950', freeShippingThresholdDkk: value('freeShippingThresholdDkk'), currency: value('currency'),
+      _csrf: settings.csrf ?? '', storeName: value('storeName'), shippingDkk: '39,50', freeShippingThresholdDkk: value('freeShippingThresholdDkk'), currency: value('currency'),
     });
     const activity = await page(t.app, owner, '/admin/activity?tool=settings.update');
     expect(activity.response.body).toContain('>Setting &quot;Shipping&quot;</h2>');
@@ -80,7 +80,7 @@ describe('console forms call the tools as the signed-in person', () => {
     expect(list.response.body).not.toContain('New product');
     // The manager's form, posted with the viewer's session and token: the tool's scope check refuses it.
     const { form } = await editForm(manager, 'aviator-classic');
-    const forged = await post(t.app, viewer, '/admin/products/aviator-classic', { ...form, _csrf: view.csrf ?? '', name: 'Hacked', description: 'Hacked by a viewer', priceDkk: '1' });
+    const forged = await post(t.app, viewer, '/admin/products/aviator-classic', { ...form, _csrf: view.csrf ?? '', name: 'Hacked', description: 'Hacked by a viewer' });
     expect(forged.statusCode).toBe(422);
     expect(forged.body).toContain('products.update needs scope products:write');
     expect((await t.call('products.get', { slug: 'aviator-classic' })).body.result.name).toBe('Aviator Classic');

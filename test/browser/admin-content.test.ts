@@ -27,7 +27,7 @@ describe.skipIf(MISSING)('the content pages of the console in a browser', () => 
       await page.getByRole('link', { name: 'New discount code' }).click();
       await page.getByLabel('Code').fill('browser10');
       await page.getByLabel('Kind').selectOption('fixed');
-      await page.getByLabel(/^Value/).fill('1000');
+      await page.getByLabel(/^Value/).fill('10,00');
       await page.getByLabel(/^Valid through/).fill('2026-12-24');
       await page.getByLabel(/^Usage limit/).fill('5');
       await page.getByRole('button', { name: 'Save' }).click();

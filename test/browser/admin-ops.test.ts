@@ -39,14 +39,15 @@ describe.skipIf(MISSING)('settings, features, import and connected apps in a bro
     const page = await owner();
     try {
       await page.goto(`${shop.origin()}/admin/settings`);
-      await page.getByLabel('Shipping price (minor units, VAT incl.)').fill('3900');
+      await page.getByLabel('Shipping price (DKK, VAT incl.)').fill('39,00');
       await page.getByLabel('A UCP checkout may combine several discount codes').check();
       await page.getByRole('button', { name: 'Save' }).click();
       await page.waitForURL(/done=saved/);
       expect(await page.getByRole('status').textContent()).toContain('The settings were saved.');
       expect(await read('settings.get')).toMatchObject({ shippingDkk: 3900, stackDiscountCodes: true });
 
-      await page.getByRole('button', { name: 'Switch off checkout' }).click();
+      await page.getByRole('link', { name: 'Switch off checkout' }).click();
+      await page.getByRole('button', { name: 'Switch off' }).click();
       await page.waitForURL(/done=switched/);
       expect((await read('features.list')).find((flag: { key: string }) => flag.key === 'checkout').enabled).toBe(false);
       await page.getByRole('button', { name: 'Switch on checkout' }).click();

@@ -94,7 +94,9 @@ describe.skipIf(MISSING)('the console in a browser', () => {
       const secret = await page.getByLabel('API key').inputValue();
       expect(secret).toMatch(/^bk_/);
       expect((await app().call('orders.list', {}, { key: secret })).status).toBe(200);
-      await page.getByRole('button', { name: 'Revoke browser agent' }).click();
+      await page.getByRole('link', { name: 'Revoke browser agent' }).click();
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Revoke this API key?');
+      await page.getByRole('button', { name: 'Revoke' }).click();
       expect(await page.getByRole('status').textContent()).toContain('The key was revoked.');
       await expect.poll(async () => (await app().call('orders.list', {}, { key: secret })).status, { timeout: 10_000 }).toBe(401);
     } finally {

@@ -4,6 +4,7 @@ import type { Html } from '../../edge/html/template.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Connection } from '../../commands/oauth.ts';
 import { ConsoleRefusal, refusalOf, runOwnerCommand } from '../call.ts';
+import { confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { formatDate } from '../format.ts';
 import { signedIn } from '../session.ts';
@@ -49,7 +50,7 @@ export function appsPages(app: FastifyInstance, deps: AppDeps): void {
 ${clientLine(connection)}
 ${connection.grants.length === 0 ? html`<p>${t.apps.noGrant}</p>` : html`<table class="stack"><thead><tr><th scope="col">${t.apps.app}</th><th scope="col">${t.apps.scopes}</th><th scope="col">${t.apps.granted}</th><th scope="col">${t.apps.lastToken}</th><th scope="col" class="num">${t.apps.tokens}</th><th scope="col"><span class="skip-link">Actions</span></th></tr></thead><tbody>
 ${connection.grants.map((grant) => grantRow(who, connection, grant))}</tbody></table>`}
-<form method="post" action="/admin/apps/${encodeURIComponent(connection.clientId)}/revoke">${csrfField(who.viewer)}<button class="danger" type="submit">${t.apps.disconnect}<span class="skip-link"> ${connection.clientName ?? connection.clientId}</span></button></form>
+<p><a class="button danger" href="/admin/apps/${encodeURIComponent(connection.clientId)}/revoke">${t.apps.disconnect}<span class="skip-link"> ${connection.clientName ?? connection.clientId}</span></a></p>
 </section>`;
 
   const page = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, query: Query, problem?: Html) => {
@@ -82,6 +83,17 @@ ${connections.length === 0 ? html`<p>${t.none}</p>` : connections.map((connectio
   app.post<{ Params: { grantId: string } }>('/admin/apps/grants/:grantId/revoke', { preHandler: app.csrfProtection },
     async (request, reply) => revoke(request, reply, 'oauth.revoke-grant', { grantId: request.params.grantId }, 'grant'));
 
-  app.post<{ Params: { clientId: string } }>('/admin/apps/:clientId/revoke', { preHandler: app.csrfProtection },
-    async (request, reply) => revoke(request, reply, 'oauth.revoke-client', { clientId: request.params.clientId }, 'client'));
+  confirmRoute<{ clientId: string }>(app, deps, {
+    path: '/admin/apps/:clientId/revoke', current: 'apps', who: owner,
+    ask: async (request, who) => {
+      const listed = await runOwnerCommand(deps, request, who.actor, 'oauth.list', {});
+      if (!listed.ok) throw new ConsoleRefusal(refusalOf(listed.problem));
+      const connection = (listed.result as Connection[]).find((candidate) => candidate.clientId === request.params.clientId);
+      return connection && {
+        title: t.apps.disconnectTitle, subject: html`<strong>${connection.clientName ?? t.apps.unnamed}</strong> (${connection.clientId})`,
+        lead: t.apps.disconnectLead, button: t.apps.disconnect, back: '/admin/apps',
+      };
+    },
+    act: async (request, reply) => revoke(request, reply, 'oauth.revoke-client', { clientId: request.params.clientId }, 'client'),
+  });
 }

@@ -5,6 +5,7 @@ import type { Html } from '../../edge/html/template.ts';
 import type { AppDeps } from '../../deps.ts';
 import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
 import type { Refusal } from '../call.ts';
+import { actByTool, confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { field, filled, textArea } from '../fields.ts';
 import { signedIn } from '../session.ts';
@@ -69,26 +70,16 @@ ${canWrite ? categoryForm(who, values, options.refusal) : ''}`,
     return listPage(request, reply, who, {}, { values: body, refusal: refusalOf(outcome.problem) });
   });
 
-  app.get<{ Params: { slug: string } }>('/admin/categories/:slug/delete', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    const category = (await readTool<Category[]>(deps, request, who.actor, 'categories.list', { includeEmpty: true }))
-      .find((candidate) => candidate.slug === request.params.slug);
-    if (!category) return sendAdminPage(reply, { title: t.notFound, current: 'categories', viewer: who.viewer, main: problemBox(t.notFound) }, 404);
-    return sendAdminPage(reply, {
-      title: t.categories.deleteTitle, current: 'categories', viewer: who.viewer,
-      main: html`<h1>${t.categories.deleteTitle}</h1><p><strong>${category.name}</strong> (${category.slug}) · ${t.categories.products}: ${category.productCount}</p><p>${t.categories.deleteLead}</p>
-<form method="post" action="/admin/categories/${category.slug}/delete">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}"><button class="danger" type="submit">${t.categories.deleteButton}</button> <a href="/admin/categories">${t.cancel}</a></form>`,
-    });
-  });
-
-  app.post<{ Params: { slug: string }; Body: Form }>('/admin/categories/:slug/delete', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    // The confirmation page is the person's "yes": the tool's confirm flag carries it.
-    const outcome = await callTool(deps, request, who.actor, 'categories.delete', { slug: request.params.slug, confirm: true }, idempotencyKeyOf(request.body));
-    if (outcome.ok) return reply.redirect('/admin/categories?done=deleted', 303);
-    const refusal = refusalOf(outcome.problem);
-    return sendAdminPage(reply, { title: t.refused, current: 'categories', viewer: who.viewer, main: problemBox(refusal.detail, refusal.resolution) }, outcome.status);
+  confirmRoute<{ slug: string }>(app, deps, {
+    path: '/admin/categories/:slug/delete', current: 'categories',
+    ask: async (request, who) => {
+      const category = (await readTool<Category[]>(deps, request, who.actor, 'categories.list', { includeEmpty: true }))
+        .find((candidate) => candidate.slug === request.params.slug);
+      return category && {
+        title: t.categories.deleteTitle, subject: html`<strong>${category.name}</strong> (${category.slug}) · ${t.categories.products}: ${category.productCount}`,
+        lead: t.categories.deleteLead, button: t.categories.deleteButton, back: '/admin/categories',
+      };
+    },
+    act: actByTool(deps, 'categories', 'categories.delete', ({ slug }) => ({ slug, confirm: true }), () => '/admin/categories?done=deleted'),
   });
 }

@@ -8,6 +8,9 @@ import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../cal
 import type { Refusal } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { field, filled, select, wholeNumber } from '../fields.ts';
+import { amountWarnings, confirmedAnyway, saveButton, warningBox } from '../amount-checks.ts';
+import { readAmounts } from '../money-input.ts';
+import type { FormAmounts } from '../money-input.ts';
 import { formatDate, formatDay, formatMoney, startOfDay, today } from '../format.ts';
 import { signedIn } from '../session.ts';
 import type { SignedIn } from '../session.ts';
@@ -41,12 +44,17 @@ function validUntilOf(day: string | undefined, timeZone: string): string | undef
   return startOfDay(next, timeZone).toISOString();
 }
 
-/** The form as typed, turned into discounts.create's input. */
-function createInput(body: Form, timeZone: string): Record<string, unknown> {
+/** The value as typed: a percent is a whole number, an amount off is read in the shop currency. */
+function valueOf(body: Form, currency: string): FormAmounts<'value'> {
+  return body.type === 'fixed' ? readAmounts(body, ['value'], currency) : { ok: true, amounts: {} };
+}
+
+/** The form as typed (an amount off already read as minor units), turned into discounts.create's input. */
+function createInput(body: Form, timeZone: string, amountOff: number | undefined): Record<string, unknown> {
   const validUntil = validUntilOf(filled(body, 'validUntil'), timeZone);
   const usageLimit = wholeNumber(filled(body, 'usageLimit'));
   return {
-    code: body.code ?? '', type: body.type ?? '', value: wholeNumber(filled(body, 'value')) ?? '',
+    code: body.code ?? '', type: body.type ?? '', value: (body.type === 'fixed' ? amountOff : wholeNumber(filled(body, 'value'))) ?? '',
     ...(validUntil !== undefined ? { validUntil } : {}), ...(usageLimit !== undefined ? { usageLimit } : {}),
   };
 }
@@ -70,15 +78,16 @@ function usesOf(discount: Discount): string {
   return `${discount.usageCount} / ${discount.usageLimit ?? t.discounts.unlimited}`;
 }
 
-function discountForm(who: SignedIn, values: Form, refusal?: Refusal): Html {
+function discountForm(who: SignedIn, values: Form, currency: string, options: { refusal?: Refusal | undefined; warned: boolean }): Html {
+  const { refusal } = options;
   const err = (name: string) => refusal?.fields.get(name);
   return html`<form method="post" action="/admin/discounts/new" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">
 ${field({ name: 'code', label: t.discounts.code, value: values.code, error: err('code'), required: true })}
 ${select({ name: 'type', label: t.discounts.kind, value: values.type, error: err('type'), options: [{ value: 'percent', label: t.discounts.percent }, { value: 'fixed', label: t.discounts.fixed }] })}
-${field({ name: 'value', label: t.discounts.valueHint, type: 'number', value: values.value, error: err('value'), required: true })}
+${field({ name: 'value', label: t.discounts.valueHint(currency), inputMode: 'decimal', value: values.value, error: err('value'), required: true })}
 ${field({ name: 'validUntil', label: t.discounts.validUntil, type: 'date', value: values.validUntil, error: err('validUntil') })}
 ${field({ name: 'usageLimit', label: t.discounts.limit, type: 'number', value: values.usageLimit, error: err('usageLimit') })}
-<button type="submit">${t.save}</button></form>`;
+${saveButton(options.warned)}</form>`;
 }
 
 /** A button that switches a code on, or a link to the page that asks before switching it off. */
@@ -118,10 +127,14 @@ ${all.length === FETCHED ? html`<p>${c.shownFirst(FETCHED)}</p>` : ''}
     });
   });
 
-  const newPage = (reply: FastifyReply, who: SignedIn, values: Form, refusal?: Refusal) => sendAdminPage(reply, {
-    title: t.discounts.newDiscount, current: 'discounts', viewer: who.viewer,
-    main: html`<h1>${t.discounts.newDiscount}</h1>${refusal ? problemBox(refusal.detail, refusal.resolution) : ''}<p>${t.discounts.noEdit}</p>${discountForm(who, values, refusal)}`,
-  }, refusal ? 422 : 200);
+  const newPage = async (reply: FastifyReply, who: SignedIn, values: Form, options: { refusal?: Refusal; warnings?: string[] } = {}) => {
+    const { currency } = await readSettings(deps.runtime.db);
+    const { refusal, warnings = [] } = options;
+    return sendAdminPage(reply, {
+      title: t.discounts.newDiscount, current: 'discounts', viewer: who.viewer,
+      main: html`<h1>${t.discounts.newDiscount}</h1>${refusal ? problemBox(refusal.detail, refusal.resolution) : ''}${warnings.length > 0 ? warningBox(warnings) : ''}<p>${t.discounts.noEdit}</p>${discountForm(who, values, currency, { refusal, warned: warnings.length > 0 })}`,
+    }, refusal ? 422 : 200);
+  };
 
   app.get('/admin/discounts/new', async (request, reply) => {
     const who = await signedIn(deps, request, reply);
@@ -133,9 +146,14 @@ ${all.length === FETCHED ? html`<p>${c.shownFirst(FETCHED)}</p>` : ''}
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     const body = request.body;
-    const outcome = await callTool(deps, request, who.actor, 'discounts.create', createInput(body, timeZone), idempotencyKeyOf(body));
+    const { currency } = await readSettings(deps.runtime.db);
+    const read = valueOf(body, currency);
+    if (!read.ok) return newPage(reply, who, body, { refusal: read.refusal });
+    const warnings = confirmedAnyway(body) ? [] : amountWarnings([{ label: t.discounts.fixed, amount: read.amounts.value }], currency);
+    if (warnings.length > 0) return newPage(reply, who, body, { warnings });
+    const outcome = await callTool(deps, request, who.actor, 'discounts.create', createInput(body, timeZone, read.amounts.value), idempotencyKeyOf(body));
     if (outcome.ok) return reply.redirect(`${href((outcome.result as { code: string }).code)}?done=created`, 303);
-    return newPage(reply, who, body, refusalOf(outcome.problem));
+    return newPage(reply, who, body, { refusal: refusalOf(outcome.problem) });
   });
 
   const detailPage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, code: string, notice?: string) => {

@@ -8,6 +8,7 @@ import { asToolError } from '../../errors/to-problem.ts';
 import { CreateKeyInput } from '../../schema/api-key.ts';
 import type { AppDeps } from '../../deps.ts';
 import { parseInput } from '../../tools/invoke.ts';
+import { confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { field, filled } from '../fields.ts';
 import { formatDate } from '../format.ts';
@@ -52,8 +53,8 @@ ${field({ name: 'expires', label: t.keys.expires, type: 'date', value: String(op
 <button type="submit">${t.keys.create}</button></form>
 ${keys.length === 0 ? html`<p>${t.none}</p>` : html`<table class="stack"><thead><tr><th scope="col">${t.keys.name}</th><th scope="col">${t.keys.prefix}</th><th scope="col">${t.keys.scopes}</th><th scope="col">${t.keys.state}</th><th scope="col">${t.keys.lastUsed}</th><th scope="col"><span class="skip-link">Actions</span></th></tr></thead><tbody>
 ${keys.map((key) => html`<tr><td data-label="${t.keys.name}">${key.name}</td><td data-label="${t.keys.prefix}">${key.prefix}…</td><td data-label="${t.keys.scopes}">${key.scopes.join(', ')}</td><td data-label="${t.keys.state}">${state(key)}</td><td data-label="${t.keys.lastUsed}">${formatDate(key.lastUsedAt, timeZone)}</td>
-<td>${key.revokedAt ? '' : html`<form class="inline" method="post" action="/admin/keys/${key.id}/rotate">${csrfField(who.viewer)}<button class="secondary" type="submit">${t.keys.rotate}<span class="skip-link"> ${key.name}</span></button></form>
-<form class="inline" method="post" action="/admin/keys/${key.id}/revoke">${csrfField(who.viewer)}<button class="danger" type="submit">${t.keys.revoke}<span class="skip-link"> ${key.name}</span></button></form>`}</td></tr>`)}
+<td>${key.revokedAt ? '' : html`<a class="button secondary" href="/admin/keys/${key.id}/rotate">${t.keys.rotate}<span class="skip-link"> ${key.name}</span></a>
+<a class="button danger" href="/admin/keys/${key.id}/revoke">${t.keys.revoke}<span class="skip-link"> ${key.name}</span></a>`}</td></tr>`)}
 </tbody></table>`}`,
     }, options.status ?? 200);
   };
@@ -85,17 +86,30 @@ ${keys.map((key) => html`<tr><td data-label="${t.keys.name}">${key.name}</td><td
     }
   });
 
-  app.post<{ Params: { id: string } }>('/admin/keys/:id/rotate', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await owner(request, reply);
-    if (!who) return reply;
-    const rotated = await rotateKey(db, request.params.id, audit(who), forget);
-    return page(reply, who, { top: html`${noticeBox(t.keys.rotated)}${shownOnce(rotated.key)}` });
+  /** The key by id, for a confirmation page: undefined when there is none, or it is already revoked. */
+  const liveKey = async (id: string) => (await listKeys(db)).find((key) => key.id === id && !key.revokedAt);
+
+  confirmRoute<{ id: string }>(app, deps, {
+    path: '/admin/keys/:id/rotate', current: 'keys', who: owner,
+    ask: async (request) => {
+      const key = await liveKey(request.params.id);
+      return key && { title: t.keys.rotateTitle, subject: html`<strong>${key.name}</strong> (${key.prefix}…)`, lead: t.keys.rotateLead, button: t.keys.rotate, back: '/admin/keys' };
+    },
+    act: async (request, reply, who) => {
+      const rotated = await rotateKey(db, request.params.id, audit(who), forget);
+      return page(reply, who, { top: html`${noticeBox(t.keys.rotated)}${shownOnce(rotated.key)}` });
+    },
   });
 
-  app.post<{ Params: { id: string } }>('/admin/keys/:id/revoke', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await owner(request, reply);
-    if (!who) return reply;
-    await revokeKey(db, request.params.id, audit(who), forget);
-    return page(reply, who, { top: noticeBox(t.keys.revokedDone) });
+  confirmRoute<{ id: string }>(app, deps, {
+    path: '/admin/keys/:id/revoke', current: 'keys', who: owner,
+    ask: async (request) => {
+      const key = await liveKey(request.params.id);
+      return key && { title: t.keys.revokeTitle, subject: html`<strong>${key.name}</strong> (${key.prefix}…)`, lead: t.keys.revokeLead, button: t.keys.revoke, back: '/admin/keys' };
+    },
+    act: async (request, reply, who) => {
+      await revokeKey(db, request.params.id, audit(who), forget);
+      return page(reply, who, { top: noticeBox(t.keys.revokedDone) });
+    },
   });
 }

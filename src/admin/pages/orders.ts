@@ -9,6 +9,7 @@ import { readSettings } from '../../shop/settings.ts';
 import { statusLabel, statusWords } from '../order-status-words.ts';
 import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
 import type { Refusal } from '../call.ts';
+import { actByTool, confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { checkbox, field, filled } from '../fields.ts';
 import { formatDate, formatDay, formatMoney } from '../format.ts';
@@ -49,11 +50,15 @@ function listInput(query: ListQuery): Record<string, unknown> {
   };
 }
 
+/** Moves that end an order or give money back: each goes through a confirmation page first. */
+const ASKED: ReadonlySet<OrderStatus> = new Set(['cancelled', 'refunded', 'partial_refund']);
+const askPath = (id: string, status: string) => `/admin/orders/${id}/status/${status}`;
+
 function statusForms(order: OrderRecord, who: SignedIn, typed: StatusBody, refusal: Refusal | undefined): Html {
   const moves = legalNextStatuses(order.status, { paid: order.paidAt !== null });
   if (moves.length === 0) return html`<p>${t.orders.noMoves}</p>`;
   const err = (name: string) => refusal?.fields.get(name);
-  return html`${moves.map((status) => html`<form method="post" action="/admin/orders/${order.id}/status" class="panel">
+  return html`${moves.map((status) => ASKED.has(status) ? html`<p class="panel"><a class="button danger" href="${askPath(order.id, status)}">${t.orders.moveTo(statusWords(status))}</a></p>` : html`<form method="post" action="/admin/orders/${order.id}/status" class="panel">
 ${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}"><input type="hidden" name="status" value="${status}">
 ${status === 'shipped' ? html`${field({ name: 'carrier', label: t.orders.carrier, value: typed.carrier, error: err('carrier') })}
 ${field({ name: 'trackingNumber', label: t.orders.trackingNumber, value: typed.trackingNumber, error: err('trackingNumber') })}
@@ -237,6 +242,8 @@ ${reason ? html`<input type="hidden" name="reason" value="${reason}">` : ''}
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     const body = request.body;
+    // A cancellation or refund is made only from its confirmation page, never by a form that skipped it.
+    if (ASKED.has(body.status as OrderStatus)) return reply.redirect(askPath(request.params.id, String(body.status)), 303);
     const day = (name: string) => {
       const value = filled(body, name);
       return value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value;
@@ -251,5 +258,20 @@ ${reason ? html`<input type="hidden" name="reason" value="${reason}">` : ''}
     const outcome = await callTool(deps, request, who.actor, 'orders.update_status', input, idempotencyKeyOf(body));
     if (outcome.ok) return reply.redirect(`/admin/orders/${request.params.id}?done=1`, 303);
     return detail(request, reply, who, request.params.id, { typed: body, refusal: refusalOf(outcome.problem) });
+  });
+
+  confirmRoute<{ id: string; status: string }>(app, deps, {
+    path: '/admin/orders/:id/status/:status', current: 'orders',
+    ask: async (request, who) => {
+      const status = request.params.status as OrderStatus;
+      if (!ASKED.has(status)) return undefined;
+      const order = await readTool<OrderRecord>(deps, request, who.actor, 'orders.get', { orderId: request.params.id });
+      return {
+        title: t.orders.confirmTitle(statusWords(status).toLowerCase()),
+        subject: html`<strong>${t.orders.order} ${order.id.slice(0, 8)}</strong> · ${order.shippingName} &lt;${order.email}&gt; · ${t.orders.total}: ${formatMoney(order.totalDkk, order.currency)}`,
+        lead: status === 'cancelled' ? t.orders.cancelLead : t.orders.refundStatusLead, button: t.orders.moveTo(statusWords(status)), back: `/admin/orders/${order.id}`,
+      };
+    },
+    act: actByTool(deps, 'orders', 'orders.update_status', ({ id, status }) => ({ orderId: id, status }), (_result, { id }) => `/admin/orders/${id}?done=1`),
   });
 }

@@ -7,6 +7,7 @@ import type { Layout } from '../../schema/layout.ts';
 import { findPage } from '../../shop/content.ts';
 import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
 import type { Refusal } from '../call.ts';
+import { actByTool, confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { field, select, textArea } from '../fields.ts';
 import { formatDate } from '../format.ts';
@@ -142,25 +143,13 @@ ${layoutEditor(who.viewer, { action: pagePath(page.slug, '/layout'), sections: o
     return editPage(request, reply, who, slug, { sections, unsaved: true, layoutRefusal: refusalOf(outcome.problem) });
   });
 
-  app.get<{ Params: { slug: string } }>('/admin/pages/:slug/delete', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    await readTool(deps, request, who.actor, 'pages.get_layout', { slug: request.params.slug });
-    const page = await findPage(deps.runtime.db, request.params.slug);
-    return sendAdminPage(reply, {
-      title: t.pages.deleteTitle, current: 'pages', viewer: who.viewer,
-      main: html`<h1>${t.pages.deleteTitle}</h1><p><strong>${page.title}</strong> (${page.slug}, ${page.status})</p><p>${t.pages.deleteLead}</p>
-<form method="post" action="${pagePath(page.slug, '/delete')}">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}"><button class="danger" type="submit">${t.pages.deleteButton}</button> <a href="${pagePath(page.slug)}">${t.cancel}</a></form>`,
-    });
-  });
-
-  app.post<{ Params: { slug: string }; Body: Form }>('/admin/pages/:slug/delete', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    // The confirmation page is the person's "yes": the tool's confirm flag carries it.
-    const outcome = await callTool(deps, request, who.actor, 'pages.delete', { slug: request.params.slug, confirm: true }, idempotencyKeyOf(request.body));
-    if (outcome.ok) return reply.redirect('/admin/pages?done=deleted', 303);
-    const refusal = refusalOf(outcome.problem);
-    return sendAdminPage(reply, { title: t.refused, current: 'pages', viewer: who.viewer, main: problemBox(refusal.detail, refusal.resolution) }, outcome.status);
+  confirmRoute<{ slug: string }>(app, deps, {
+    path: '/admin/pages/:slug/delete', current: 'pages',
+    ask: async (request, who) => {
+      await readTool(deps, request, who.actor, 'pages.get_layout', { slug: request.params.slug });
+      const page = await findPage(deps.runtime.db, request.params.slug);
+      return { title: t.pages.deleteTitle, subject: html`<strong>${page.title}</strong> (${page.slug}, ${page.status})`, lead: t.pages.deleteLead, button: t.pages.deleteButton, back: pagePath(page.slug) };
+    },
+    act: actByTool(deps, 'pages', 'pages.delete', ({ slug }) => ({ slug, confirm: true }), () => '/admin/pages?done=deleted'),
   });
 }

@@ -16,6 +16,9 @@ import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts'
 import { takeDraft } from '../drafts.ts';
 import { field, filled, textArea, wholeNumber } from '../fields.ts';
 import { formatDate, formatMoney } from '../format.ts';
+import { formatMoneyInput, readAmounts } from '../money-input.ts';
+import { amountWarnings, confirmedAnyway, saveButton, warningBox } from '../amount-checks.ts';
+import { actByTool, confirmRoute } from '../confirm.ts';
 import { signedIn } from '../session.ts';
 import type { SignedIn } from '../session.ts';
 import { t } from '../strings.ts';
@@ -34,27 +37,27 @@ type Form = Record<string, string>;
  * The form as the person typed it, turned into the fields products.update takes; the stock is not among them,
  * since an edit changes it by an adjustment (stock-change.ts).
  */
-function editedFields(body: Form): Record<string, unknown> {
+function editedFields(body: Form, priceDkk: number | undefined): Record<string, unknown> {
   const images = (body.images ?? '').split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
   const optional = ['brand', 'frameColor', 'lensColor', 'categorySlug'];
   return {
     name: body.name ?? '',
     description: body.description ?? '',
-    priceDkk: wholeNumber(filled(body, 'priceDkk')) ?? '',
+    priceDkk: priceDkk ?? '',
     featured: body.featured === 'on',
     images,
     ...Object.fromEntries(optional.flatMap((name) => (filled(body, name) ? [[name, filled(body, name)]] : []))),
   };
 }
 
-/** The fields products.create takes: the edited ones and the first stock figure. */
-function productFields(body: Form): Record<string, unknown> {
-  return { ...editedFields(body), stock: wholeNumber(filled(body, 'stock')) ?? '' };
+/** The fields products.create takes: the edited ones (the price already read as minor units) and the first stock figure. */
+function productFields(body: Form, priceDkk: number | undefined): Record<string, unknown> {
+  return { ...editedFields(body, priceDkk), stock: wholeNumber(filled(body, 'stock')) ?? '' };
 }
 
-function formOf(product: Product): Form {
+function formOf(product: Product, currency: string): Form {
   return {
-    name: product.name, description: product.description, priceDkk: String(product.priceDkk), stock: String(product.stock),
+    name: product.name, description: product.description, priceDkk: formatMoneyInput(product.priceDkk, currency), stock: String(product.stock),
     brand: product.brand ?? '', frameColor: product.frameColor ?? '', lensColor: product.lensColor ?? '',
     categorySlug: product.category.slug, images: product.images.join('\n'), featured: product.featured ? 'on' : '',
   };
@@ -67,6 +70,9 @@ type FormOptions = {
   /** After a conflict: the value now stored, by field, where it differs from what the person typed. */
   now?: Form;
   categories: CategoryOption[];
+  currency: string;
+  /** The form came back with a warning about an amount: its button saves anyway (amount-checks.ts). */
+  warned?: boolean;
 };
 
 function productForm(who: SignedIn, options: FormOptions): Html {
@@ -80,7 +86,7 @@ function productForm(who: SignedIn, options: FormOptions): Html {
   return html`<form method="post" action="${options.action}" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}"><input type="hidden" name="_idemStock" value="${formKey()}">${options.drawn ? drawnFields(options.drawn) : ''}
 ${options.creating ? field({ name: 'slug', label: t.products.slug, value: v.slug, error: err('slug'), required: true }) : ''}
 ${field({ name: 'name', label: t.products.name, value: v.name, error: err('name'), required: true, note: now('name') })}
-${field({ name: 'priceDkk', label: t.products.price, type: 'number', value: v.priceDkk, error: err('priceDkk'), required: true, note: now('priceDkk') })}
+${field({ name: 'priceDkk', label: t.products.price(options.currency), inputMode: 'decimal', value: v.priceDkk, error: err('priceDkk'), required: true, note: now('priceDkk') })}
 ${stock}
 ${categoryChoice(options.categories, { value: v.categorySlug, error: err('categorySlug') ?? err('categoryId'), creating: options.creating })}
 ${field({ name: 'brand', label: t.products.brand, value: v.brand, error: err('brand'), note: now('brand') })}
@@ -90,7 +96,7 @@ ${textArea({ name: 'description', label: t.products.description, value: v.descri
 ${textArea({ name: 'images', label: t.products.images, value: v.images, error: [...(options.refusal?.fields ?? [])].find(([path]) => /(^|\.)images/.test(path))?.[1], note: now('images') })}
 ${images.length > 0 ? html`<div class="thumbs">${images.map((src, index) => html`<img src="${src}" alt="${v.name ?? ''} image ${index + 1}">`)}</div>` : ''}
 <div class="field"><label><input type="checkbox" name="featured"${v.featured === 'on' ? html` checked` : ''}> ${t.products.featured}</label>${now('featured') ? html`<p class="hint">${now('featured')}</p>` : ''}</div>
-<button type="submit">${t.save}</button></form>`;
+${saveButton(options.warned ?? false)}</form>`;
 }
 
 /**
@@ -130,12 +136,14 @@ ${products.map((product) => html`<tr><td data-label="${t.products.name}"><a href
     });
   });
 
-  type EditOptions = { values?: Form; refusal?: Refusal; notice?: string; conflict?: { typed: Form; entries: readonly AuditEntry[] } };
+  type EditOptions = { values?: Form; refusal?: Refusal; notice?: string; warnings?: string[]; conflict?: { typed: Form; entries: readonly AuditEntry[] } };
 
   const editPage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, slug: string, options: EditOptions = {}) => {
     const { result: product, version } = await readRecord<Product>(deps, request, who.actor, 'products.get', { slug });
+    const { currency } = await readSettings(deps.runtime.db);
     const canWrite = hasScope(who.actor, 'products:write');
-    const current = formOf(product);
+    const current = formOf(product, currency);
+    const warned = (options.warnings?.length ?? 0) > 0;
     // A form drawn now: after a refusal it keeps the person's values and the baseline they saw; after a conflict
     // its baseline is the record as it is now, so saving again is a deliberate choice to overwrite.
     const drawn: Drawn = { values: current, version, readAt: deps.runtime.clock().toISOString() };
@@ -144,9 +152,9 @@ ${products.map((product) => html`<tr><td data-label="${t.products.name}"><a href
     const status = conflict ? 409 : options.refusal ? 422 : 200;
     return sendAdminPage(reply, {
       title: product.name, current: 'products', viewer: who.viewer,
-      main: html`<h1>${product.name}</h1>${options.notice ? noticeBox(options.notice) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
+      main: html`<h1>${product.name}</h1>${options.notice ? noticeBox(options.notice) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}${warned ? warningBox(options.warnings ?? []) : ''}
 ${conflict ? html`${problemBox(t.products.conflictTitle, t.products.conflictLead)}${changesSince(conflict.entries, deps.config.admin.timeZone)}` : ''}
-${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`, values: conflict?.typed ?? options.values ?? current, creating: false, categories: await categoryOptions(deps, request, who.actor), refusal: options.refusal, drawn: options.values && !conflict ? { ...drawn, ...drawnBaseline(options.values) } : drawn, ...(now ? { now } : {}) })}
+${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`, values: conflict?.typed ?? options.values ?? current, creating: false, categories: await categoryOptions(deps, request, who.actor), currency, warned, refusal: options.refusal, drawn: options.values && !conflict ? { ...drawn, ...drawnBaseline(options.values) } : drawn, ...(now ? { now } : {}) })}
 <p><a class="button secondary" href="/admin/products/${product.slug}/delete">${t.products.delete}</a></p>`
     : html`<dl class="panel">${Object.entries(current).map(([name, value]) => html`<dt>${name}</dt><dd>${value || '—'}</dd>`)}</dl>`}`,
     }, status);
@@ -158,21 +166,35 @@ ${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`
     return carried ? { values: carried.values, version: carried.version, readAt: carried.readAt } : {};
   };
 
+  const newPage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, options: { values?: Form; refusal?: Refusal; warnings?: string[]; notice?: string } = {}) => {
+    const { currency } = await readSettings(deps.runtime.db);
+    const warned = (options.warnings?.length ?? 0) > 0;
+    return sendAdminPage(reply, {
+      title: t.products.newProduct, current: 'products', viewer: who.viewer,
+      main: html`<h1>${t.products.newProduct}</h1>${options.notice ? noticeBox(options.notice) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}${warned ? warningBox(options.warnings ?? []) : ''}
+${productForm(who, { action: '/admin/products/new', values: options.values ?? {}, creating: true, categories: await categoryOptions(deps, request, who.actor), currency, warned, refusal: options.refusal })}`,
+    }, options.refusal ? 422 : 200);
+  };
+
   app.get('/admin/products/new', async (request, reply) => {
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     const draft = takeDraft(request, '/admin/products/new');
-    return sendAdminPage(reply, { title: t.products.newProduct, current: 'products', viewer: who.viewer, main: html`<h1>${t.products.newProduct}</h1>${draft ? noticeBox(t.signIn.draftRestored) : ''}${productForm(who, { action: '/admin/products/new', values: draft ?? {}, creating: true, categories: await categoryOptions(deps, request, who.actor) })}` });
+    return newPage(request, reply, who, draft ? { values: draft, notice: t.signIn.draftRestored } : {});
   });
 
   app.post<{ Body: Form }>('/admin/products/new', { preHandler: app.csrfProtection }, async (request, reply) => {
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     const body = request.body;
-    const outcome = await callTool(deps, request, who.actor, 'products.create', { slug: body.slug ?? '', ...productFields(body) }, idempotencyKeyOf(body));
+    const { currency } = await readSettings(deps.runtime.db);
+    const read = readAmounts(body, ['priceDkk'], currency);
+    if (!read.ok) return newPage(request, reply, who, { values: body, refusal: read.refusal });
+    const warnings = confirmedAnyway(body) ? [] : amountWarnings([{ label: t.products.priceShown, amount: read.amounts.priceDkk }], currency);
+    if (warnings.length > 0) return newPage(request, reply, who, { values: body, warnings });
+    const outcome = await callTool(deps, request, who.actor, 'products.create', { slug: body.slug ?? '', ...productFields(body, read.amounts.priceDkk) }, idempotencyKeyOf(body));
     if (outcome.ok) return reply.redirect(`/admin/products/${encodeURIComponent((outcome.result as { slug: string }).slug)}?done=created`, 303);
-    const refusal = refusalOf(outcome.problem);
-    return sendAdminPage(reply, { title: t.products.newProduct, current: 'products', viewer: who.viewer, main: html`<h1>${t.products.newProduct}</h1>${problemBox(refusal.detail, refusal.resolution)}${productForm(who, { action: '/admin/products/new', values: body, creating: true, refusal, categories: await categoryOptions(deps, request, who.actor) })}` }, 422);
+    return newPage(request, reply, who, { values: body, refusal: refusalOf(outcome.problem) });
   });
 
   app.get<{ Params: { slug: string }; Querystring: { done?: string } }>('/admin/products/:slug', async (request, reply) => {
@@ -196,7 +218,17 @@ ${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`
     if (!stock.ok) {
       return editPage(request, reply, who, slug, { values: body, refusal: { detail: t.products.stockChangeInvalid, resolution: t.products.stockChangeHint, fields: new Map([['stockChange', t.products.stockChangeInvalid]]) } });
     }
-    const patch = changedFields(body, drawn, editedFields);
+    const { currency } = await readSettings(deps.runtime.db);
+    const read = readAmounts(body, ['priceDkk'], currency);
+    if (!read.ok) return editPage(request, reply, who, slug, { values: body, refusal: read.refusal });
+    // The baseline's price was drawn in the same currency's words, so both sides compare as minor units.
+    const drawnPrice = readAmounts(drawn.values, ['priceDkk'], currency);
+    const patch = changedFields(body, drawn, (form) => editedFields(form, form === body ? read.amounts.priceDkk : drawnPrice.ok ? drawnPrice.amounts.priceDkk : undefined));
+    if (patch.priceDkk !== undefined && !confirmedAnyway(body)) {
+      const before = drawnPrice.ok ? drawnPrice.amounts.priceDkk : undefined;
+      const warnings = amountWarnings([{ label: t.products.priceShown, amount: read.amounts.priceDkk, before }], currency);
+      if (warnings.length > 0) return editPage(request, reply, who, slug, { values: body, warnings });
+    }
     if (stock.change && 'setTo' in stock.change) patch.stock = stock.change.setTo;
     const adjustment = stock.change && 'by' in stock.change ? stock.change.by : undefined;
     if (Object.keys(patch).length === 0 && adjustment === undefined) return reply.redirect(`/admin/products/${encodeURIComponent(slug)}?done=unchanged`, 303);
@@ -221,24 +253,12 @@ ${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`
     return outcome.ok ? (outcome.result as AuditEntry[]).filter((entry) => entry.at > readAt) : [];
   };
 
-  app.get<{ Params: { slug: string } }>('/admin/products/:slug/delete', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    const product = await readTool<Product>(deps, request, who.actor, 'products.get', { slug: request.params.slug });
-    return sendAdminPage(reply, {
-      title: t.products.deleteTitle, current: 'products', viewer: who.viewer,
-      main: html`<h1>${t.products.deleteTitle}</h1><p><strong>${product.name}</strong> (${product.slug})</p><p>${t.products.deleteLead}</p>
-<form method="post" action="/admin/products/${product.slug}/delete">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}"><button class="danger" type="submit">${t.products.deleteButton}</button> <a href="/admin/products/${product.slug}">${t.cancel}</a></form>`,
-    });
-  });
-
-  app.post<{ Params: { slug: string }; Body: Form }>('/admin/products/:slug/delete', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    // The confirmation page is the person's "yes": the tool's confirm flag carries it.
-    const outcome = await callTool(deps, request, who.actor, 'products.delete', { slug: request.params.slug, confirm: true }, idempotencyKeyOf(request.body));
-    if (outcome.ok) return reply.redirect('/admin/products?done=deleted', 303);
-    const refusal = refusalOf(outcome.problem);
-    return sendAdminPage(reply, { title: t.refused, current: 'products', viewer: who.viewer, main: problemBox(refusal.detail, refusal.resolution) }, outcome.status);
+  confirmRoute<{ slug: string }>(app, deps, {
+    path: '/admin/products/:slug/delete', current: 'products',
+    ask: async (request, who) => {
+      const product = await readTool<Product>(deps, request, who.actor, 'products.get', { slug: request.params.slug });
+      return { title: t.products.deleteTitle, subject: html`<strong>${product.name}</strong> (${product.slug})`, lead: t.products.deleteLead, button: t.products.deleteButton, back: `/admin/products/${product.slug}` };
+    },
+    act: actByTool(deps, 'products', 'products.delete', ({ slug }) => ({ slug, confirm: true }), () => '/admin/products?done=deleted'),
   });
 }

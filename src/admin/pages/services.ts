@@ -5,6 +5,7 @@ import type { Html } from '../../edge/html/template.ts';
 import type { AppDeps } from '../../deps.ts';
 import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
 import type { Refusal } from '../call.ts';
+import { actByTool, confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { checkbox, field, filled, lines, select, textArea, wholeNumber } from '../fields.ts';
 import { formatDate } from '../format.ts';
@@ -135,24 +136,12 @@ ${canWrite ? html`${serviceForm(who, { action: path(service.slug), values: optio
     return editPage(request, reply, who, request.params.slug, { values: body, refusal: refusalOf(outcome.problem) });
   });
 
-  app.get<{ Params: { slug: string } }>('/admin/services/:slug/delete', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    const service = await readTool<Service>(deps, request, who.actor, 'services.get', { slug: request.params.slug });
-    return sendAdminPage(reply, {
-      title: t.services.deleteTitle, current: 'services', viewer: who.viewer,
-      main: html`<h1>${t.services.deleteTitle}</h1><p><strong>${service.title}</strong> (${service.slug})</p><p>${t.services.deleteLead}</p>
-<form method="post" action="${path(service.slug, '/delete')}">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}"><button class="danger" type="submit">${t.services.deleteButton}</button> <a href="${path(service.slug)}">${t.cancel}</a></form>`,
-    });
-  });
-
-  app.post<{ Params: { slug: string }; Body: Form }>('/admin/services/:slug/delete', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    // The confirmation page is the person's "yes": the tool's confirm flag carries it.
-    const outcome = await callTool(deps, request, who.actor, 'services.delete', { slug: request.params.slug, confirm: true }, idempotencyKeyOf(request.body));
-    if (outcome.ok) return reply.redirect('/admin/services?done=deleted', 303);
-    const refusal = refusalOf(outcome.problem);
-    return sendAdminPage(reply, { title: t.refused, current: 'services', viewer: who.viewer, main: problemBox(refusal.detail, refusal.resolution) }, outcome.status);
+  confirmRoute<{ slug: string }>(app, deps, {
+    path: '/admin/services/:slug/delete', current: 'services',
+    ask: async (request, who) => {
+      const service = await readTool<Service>(deps, request, who.actor, 'services.get', { slug: request.params.slug });
+      return { title: t.services.deleteTitle, subject: html`<strong>${service.title}</strong> (${service.slug})`, lead: t.services.deleteLead, button: t.services.deleteButton, back: path(service.slug) };
+    },
+    act: actByTool(deps, 'services', 'services.delete', ({ slug }) => ({ slug, confirm: true }), () => '/admin/services?done=deleted'),
   });
 }
