@@ -46,9 +46,12 @@ describe('connected apps', () => {
     const body = shown.response.body;
     expect(body).toContain('<h2 id="c-https://assistant.example/oauth/client.json">Example Assistant</h2>');
     expect(body).toContain('<p class="meta"><strong>assistant.example</strong> · Named by its document at <code>https://assistant.example/oauth/client.json</code>');
+    // Disconnecting goes through its confirmation page, found by the encoded client id (the id is a URL).
     const action = '/admin/apps/https%3A%2F%2Fassistant.example%2Foauth%2Fclient.json/revoke';
-    expect(body).toContain(`action="${action}"`);
-    const disconnected = await post(t.app, owner, action, { _csrf: shown.csrf ?? '' });
+    expect(body).toContain(`href="${action}"`);
+    const confirm = await page(t.app, owner, action);
+    expect(confirm.response.body).toContain(`action="${action}"`);
+    const disconnected = await post(t.app, owner, action, { _csrf: confirm.csrf ?? '' });
     expect(disconnected.statusCode).toBe(303);
     expect((await page(t.app, owner, '/admin/apps')).response.body).not.toContain('Example Assistant');
   });

@@ -3,7 +3,7 @@ import { seedDemoStore } from '../../src/seed/demo.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { master } from '../helpers/fixtures.ts';
-import { page, post, staffCookie } from './helpers.ts';
+import { formFields, page, post, staffCookie } from './helpers.ts';
 
 let t: TestApp;
 let owner = '';
@@ -27,8 +27,8 @@ async function newProduct(fields: Record<string, string>) {
 async function editForm(slug: string) {
   const edit = await page(t.app, owner, `/admin/products/${slug}`);
   const body = edit.response.body;
-  const description = /<textarea id="field-description" name="description"[^>]*>([^<]*)<\/textarea>/.exec(body)?.[1] ?? '';
-  return { body, form: { _csrf: edit.csrf ?? '', name: valueOf(body, 'name') ?? '', priceDkk: valueOf(body, 'priceDkk') ?? '', stock: valueOf(body, 'stock') ?? '', categorySlug: valueOf(body, 'categorySlug') ?? '', description } };
+  // The form as drawn, its baseline included (edit-form.ts), so a save sends what the test changes.
+  return { body, form: formFields(body, `/admin/products/${slug}`) };
 }
 
 describe('amounts in the console are kroner', () => {

@@ -68,10 +68,10 @@ describe('the product form and other writers', () => {
     const form = await drawnForm(slug);
     expect((await t.call('products.update', { slug, patch: { priceDkk: 39900 } }, { key: agent })).status).toBe(200);
 
-    const conflict = await post(t.app, owner, `/admin/products/${slug}`, { ...form, priceDkk: '45900' });
+    const conflict = await post(t.app, owner, `/admin/products/${slug}`, { ...form, priceDkk: '459' });
     expect(conflict.statusCode).toBe(409);
     expect(conflict.body).toContain('Someone changed this product while you were editing it');
-    expect(conflict.body).toMatch(/<input id="field-priceDkk" name="priceDkk" type="number" inputmode="numeric" value="45900"[^>]*aria-describedby="field-priceDkk-note"><p class="hint" id="field-priceDkk-note">Now: 39900<\/p>/);
+    expect(conflict.body).toMatch(/<input id="field-priceDkk" name="priceDkk" type="text" inputmode="decimal" value="459"[^>]*aria-describedby="field-priceDkk-note"><p class="hint" id="field-priceDkk-note">Now: 399.00<\/p>/);
     expect(conflict.body).toMatch(/<li><strong>test products:write catalog:read<\/strong> · [^<]+ · Price<\/li>/);
     expect((await stored(slug)).priceDkk).toBe(39900);
 
@@ -92,7 +92,7 @@ describe('the product form and other writers', () => {
 
   it('says what a stock change may look like when it is none of them, and writes nothing', async () => {
     const slug = await product();
-    const refused = await post(t.app, owner, `/admin/products/${slug}`, { ...(await drawnForm(slug)), stockChange: 'lots', priceDkk: '1' });
+    const refused = await post(t.app, owner, `/admin/products/${slug}`, { ...(await drawnForm(slug)), stockChange: 'lots', priceDkk: '450' });
     expect(refused.statusCode).toBe(422);
     expect(refused.body).toContain('The stock change is not +3, -1 or a figure such as 12.');
     expect((await stored(slug)).priceDkk).toBe(49900);
@@ -104,7 +104,7 @@ describe('the product form and other writers', () => {
     const unchanged = await post(t.app, owner, `/admin/products/${slug}`, await drawnForm(slug));
     expect(unchanged.headers.location).toBe(`/admin/products/${slug}?done=unchanged`);
     const { _drawn: _gone, ...forged } = await drawnForm(slug);
-    const outdated = await post(t.app, owner, `/admin/products/${slug}`, { ...forged, priceDkk: '100' });
+    const outdated = await post(t.app, owner, `/admin/products/${slug}`, { ...forged, priceDkk: '450' });
     expect(outdated.body).toContain('That form was out of date, so nothing was saved.');
     expect(await stored(slug)).toEqual(before);
   });
