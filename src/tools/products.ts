@@ -12,6 +12,7 @@ import { belowOneKrone } from './money-warnings.ts';
 import { requireVersion } from './version-check.ts';
 import { defineTool, readOnly, write } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
+import { adjustProductStock } from './product-stock.ts';
 import { searchProducts } from './products-search.ts';
 
 /** Every writable product field with its rule (docs/behaviour.md#products); create and update's patch both derive from it. */
@@ -108,6 +109,12 @@ export const createProduct = defineTool({
   },
 });
 
+/** The new list of image URLs as stored images: a URL the product already had keeps its alt text and source. */
+function keptImages(current: ReadonlyArray<{ url: string }>, urls: readonly string[]) {
+  const byUrl = new Map(current.map((image) => [image.url, image]));
+  return urls.map((url) => byUrl.get(url) ?? { url });
+}
+
 export const updateProduct = defineTool({
   name: 'products.update',
   description: 'Change fields of a product. The slug identifies the product and cannot be changed '
@@ -140,7 +147,7 @@ export const updateProduct = defineTool({
     const [after] = await ctx.db.update(products).set({
       ...fields,
       ...(category !== undefined ? { categoryId: category } : {}),
-      ...(images !== undefined ? { images: images.map((url) => ({ url })) } : {}),
+      ...(images !== undefined ? { images: keptImages(before.images, images) } : {}),
       updatedAt: ctx.clock(),
     }).where(eq(products.id, before.id)).returning(PRODUCT_COLUMNS);
     await ctx.audit({ targetType: 'product', targetId: before.id, before, after });
@@ -201,4 +208,4 @@ export const attachProductImage = defineTool({
   version: async (_result, { db }, { slug }) => currentVersion(db, products, (await findProduct(db, slug)).id),
 });
 
-export const productTools: AnyTool[] = [searchProducts, getProduct, createProduct, updateProduct, deleteProduct, attachProductImage];
+export const productTools: AnyTool[] = [searchProducts, getProduct, createProduct, updateProduct, deleteProduct, attachProductImage, adjustProductStock];
