@@ -7,6 +7,8 @@ export type FieldOptions = {
   value?: string | number | null | undefined;
   /** The refusal's message for this field, shown under it and tied to it for screen readers. */
   error?: string | undefined;
+  /** A line of help under the field (the figure saved now, what to type), tied to it for screen readers. */
+  note?: string | undefined;
   type?: 'text' | 'number' | 'date' | 'url' | 'email' | 'password';
   required?: boolean;
 };
@@ -14,12 +16,22 @@ export type FieldOptions = {
 /** A labelled input with its error under it; the value the person typed stays in it. */
 export function field(options: FieldOptions): Html {
   const id = `field-${options.name}`;
-  return html`<div class="field"><label for="${id}">${options.label}</label><input id="${id}" name="${options.name}" type="${options.type ?? 'text'}"${options.type === 'number' ? html` inputmode="numeric"` : ''} value="${options.value ?? ''}"${options.required ? html` required` : ''}${options.error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${options.error ? html`<p class="error" id="${id}-error">${options.error}</p>` : ''}</div>`;
+  return html`<div class="field"><label for="${id}">${options.label}</label><input id="${id}" name="${options.name}" type="${options.type ?? 'text'}"${options.type === 'number' ? html` inputmode="numeric"` : ''} value="${options.value ?? ''}"${options.required ? html` required` : ''}${described(id, options)}>${below(id, options)}</div>`;
 }
 
 export function textArea(options: Omit<FieldOptions, 'type'>): Html {
   const id = `field-${options.name}`;
-  return html`<div class="field"><label for="${id}">${options.label}</label><textarea id="${id}" name="${options.name}"${options.required ? html` required` : ''}${options.error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${options.value ?? ''}</textarea>${options.error ? html`<p class="error" id="${id}-error">${options.error}</p>` : ''}</div>`;
+  return html`<div class="field"><label for="${id}">${options.label}</label><textarea id="${id}" name="${options.name}"${options.required ? html` required` : ''}${described(id, options)}>${options.value ?? ''}</textarea>${below(id, options)}</div>`;
+}
+
+/** aria-invalid and aria-describedby for a field's error and note. */
+function described(id: string, options: Pick<FieldOptions, 'error' | 'note'>): Html | string {
+  const ids = [options.note ? `${id}-note` : '', options.error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return html`${options.error ? html` aria-invalid="true"` : ''}${ids ? html` aria-describedby="${ids}"` : ''}`;
+}
+
+function below(id: string, options: Pick<FieldOptions, 'error' | 'note'>): Html | string {
+  return html`${options.note ? html`<p class="hint" id="${id}-note">${options.note}</p>` : ''}${options.error ? html`<p class="error" id="${id}-error">${options.error}</p>` : ''}`;
 }
 
 /** A form field's text, or undefined when it was left empty. */

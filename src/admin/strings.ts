@@ -30,6 +30,16 @@ export const t = {
   none: 'Nothing here yet.',
   save: 'Save',
   cancel: 'Cancel',
+  unchanged: 'Nothing changed: you did not change any field, so nothing was saved.',
+  conflict: {
+    title: 'Someone else changed this while you were editing it',
+    lead: 'Nothing was saved. Your values are still in the form, and beside each field that differs you see what is saved now.',
+    fields: 'Fields where your value differs from the saved one:',
+    noFields: 'Your values now match what is saved.',
+    latest: 'Latest changes to this record:',
+    again: 'Check those fields. Saving again replaces what is saved with the values in the form.',
+    now: (value: string) => `Saved now: ${value === '' ? '(empty)' : value}`,
+  },
   activity: {
     title: 'Activity', actor: 'Actor', target: 'Target id or slug', tool: 'Tool', since: 'Since (date)',
     who: 'Who', what: 'What', when: 'When', channel: 'Channel', changes: 'Changes', field: 'Field', before: 'Before', after: 'After',
@@ -62,6 +72,8 @@ export const t = {
     lensColor: 'Lens colour', featured: 'Featured', images: 'Image URLs (one per line)', delete: 'Delete', deleteTitle: 'Delete this product?',
     deleteLead: 'It disappears from the shop at once. You can bring it back from Activity with Revert.', deleteButton: 'Delete the product',
     created: 'The product was created.', saved: 'The product was saved.', deleted: 'The product was deleted.',
+    stockChange: 'Stock change',
+    stockNow: (now: number) => `In stock now: ${now}. Type +3 or −1 to add or take away (sales in between are kept), or a number such as 12 to set the stock to it. Leave it empty to keep the stock.`,
   },
   categories: {
     title: 'Categories', name: 'Name', slug: 'Slug', description: 'Description', products: 'Products', actions: 'Actions',

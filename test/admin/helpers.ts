@@ -53,3 +53,33 @@ export async function staffCookie(t: TestApp, email: string, role: StaffRole): P
   await addPerson(t.database.db, email, role);
   return (await signIn(t.app, email)).cookie ?? '';
 }
+
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&#x27;': "'" };
+const decoded = (text: string) => text.replace(/&(amp|lt|gt|quot|#39|#x27);/g, (entity) => ENTITIES[entity] ?? entity);
+
+/**
+ * The fields a browser would send for the post form whose action is `action` on a page, as rendered: inputs with
+ * their values (a checkbox only when checked), textareas (with CRLF line breaks, as browsers send them) and selected
+ * options. A submit button's name is left out.
+ */
+export function formFields(body: string, action: string): Record<string, string> {
+  const start = body.indexOf(`<form method="post" action="${action}"`);
+  if (start < 0) throw new Error(`no form posting to ${action}`);
+  const form = body.slice(start, body.indexOf('</form>', start));
+  const fields: Record<string, string> = {};
+  for (const [tag] of form.matchAll(/<input\b[^>]*>/g)) {
+    const name = /\bname="([^"]*)"/.exec(tag)?.[1];
+    if (name === undefined) continue;
+    const type = /\btype="([^"]*)"/.exec(tag)?.[1] ?? 'text';
+    if (type === 'checkbox' || type === 'radio') {
+      if (/\bchecked\b/.test(tag)) fields[name] = decoded(/\bvalue="([^"]*)"/.exec(tag)?.[1] ?? 'on');
+      continue;
+    }
+    fields[name] = decoded(/\bvalue="([^"]*)"/.exec(tag)?.[1] ?? '');
+  }
+  for (const match of form.matchAll(/<textarea\b[^>]*\bname="([^"]*)"[^>]*>([^<]*)<\/textarea>/g)) fields[match[1] ?? ''] = decoded(match[2] ?? '').replace(/\r?\n/g, '\r\n');
+  for (const match of form.matchAll(/<select\b[^>]*\bname="([^"]*)"[^>]*>([\s\S]*?)<\/select>/g)) {
+    fields[match[1] ?? ''] = decoded(/<option value="([^"]*)" selected>/.exec(match[2] ?? '')?.[1] ?? /<option value="([^"]*)"/.exec(match[2] ?? '')?.[1] ?? '');
+  }
+  return fields;
+}

@@ -4,20 +4,23 @@ import { html, safeSrc } from '../../edge/html/template.ts';
 import type { Html } from '../../edge/html/template.ts';
 import type { AppDeps } from '../../deps.ts';
 import { readSettings } from '../../shop/settings.ts';
-import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
+import { callTool, formKey, idempotencyKeyOf, readTool, readVersioned, refusalOf } from '../call.ts';
 import type { Refusal } from '../call.ts';
+import { conflictBox, isConflict, latestChanges } from '../conflict.ts';
+import type { Conflict } from '../conflict.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { field, filled, textArea, wholeNumber } from '../fields.ts';
 import { formatMoney } from '../format.ts';
 import { signedIn } from '../session.ts';
 import type { SignedIn } from '../session.ts';
 import { t } from '../strings.ts';
+import { changedOnly, postedOriginal, postedVersion, versionFields } from '../versioned-form.ts';
 
 const PAGE_SIZE = 24;
 
 type Summary = { slug: string; name: string; priceDkk: number; stock: number; categoryName: string; firstImage: string | null };
 type Product = {
-  slug: string; name: string; brand: string | null; description: string; priceDkk: number; stock: number; featured: boolean;
+  id: string; slug: string; name: string; brand: string | null; description: string; priceDkk: number; stock: number; featured: boolean;
   frameColor: string | null; lensColor: string | null; images: string[]; category: { slug: string };
 };
 type Form = Record<string, string>;
@@ -37,6 +40,30 @@ function productFields(body: Form): Record<string, unknown> {
   };
 }
 
+/** The edit form's fields but stock, in the tool's terms: what a save compares to find what the person changed. */
+function editableFields(form: Form): Record<string, unknown> {
+  const { stock: _adjustedApart, ...fields } = productFields(form);
+  return fields;
+}
+
+const LABELS: Record<string, string> = {
+  name: t.products.name, priceDkk: t.products.price, stock: t.products.stockChange, categorySlug: t.products.category, brand: t.products.brand,
+  frameColor: t.products.frameColor, lensColor: t.products.lensColor, description: t.products.description, images: t.products.images, featured: t.products.featured,
+};
+
+/**
+ * The stock field of the edit form: "+3" or "−1" / "-1" adjusts the stock as it is when the change is made
+ * (products.adjust_stock), a plain number sets it (products.update, guarded by the version token), empty keeps it.
+ * Other text goes to products.update as typed, for the tool to refuse by name.
+ */
+function stockChange(text: string | undefined): { by: number } | { set: number | string } | undefined {
+  const typed = (text ?? '').trim().replace(/^[\u2212\u2013]/, '-');
+  if (typed === '') return undefined;
+  const adjustment = /^([+-])\s*(\d+)$/.exec(typed);
+  if (adjustment) return Number(adjustment[2]) === 0 ? undefined : { by: (adjustment[1] === '-' ? -1 : 1) * Number(adjustment[2]) };
+  return { set: wholeNumber(typed) ?? typed };
+}
+
 function formOf(product: Product): Form {
   return {
     name: product.name, description: product.description, priceDkk: String(product.priceDkk), stock: String(product.stock),
@@ -45,23 +72,35 @@ function formOf(product: Product): Form {
   };
 }
 
-function productForm(who: SignedIn, options: { action: string; values: Form; refusal?: Refusal; creating: boolean }): Html {
+type Editing = { version: string; rendered: Form; stockNow: number; notes: Map<string, string> };
+
+/** A field's saved value as the conflict form shows it beside the person's. */
+function shownValue(name: string, rendered: Form): string {
+  if (name === 'featured') return rendered.featured === 'on' ? t.discounts.yes : t.discounts.no;
+  if (name === 'images') return (rendered.images ?? '').split('\n').join(', ');
+  return rendered[name] ?? '';
+}
+
+function productForm(who: SignedIn, options: { action: string; values: Form; refusal?: Refusal; creating: boolean; editing?: Editing }): Html {
   const err = (name: string) => options.refusal?.fields.get(name) ?? options.refusal?.fields.get(`patch.${name}`);
+  const note = (name: string) => options.editing?.notes.get(name);
   const v = options.values;
+  const editing = options.editing;
   const images = (v.images ?? '').split(/\r?\n/).map((line) => safeSrc(line.trim())).filter((src): src is string => src !== undefined);
-  return html`<form method="post" action="${options.action}" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">
+  return html`<form method="post" action="${options.action}" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">${editing ? versionFields(editing.version, editing.rendered) : ''}
 ${options.creating ? field({ name: 'slug', label: t.products.slug, value: v.slug, error: err('slug'), required: true }) : ''}
-${field({ name: 'name', label: t.products.name, value: v.name, error: err('name'), required: true })}
-${field({ name: 'priceDkk', label: t.products.price, type: 'number', value: v.priceDkk, error: err('priceDkk'), required: true })}
-${field({ name: 'stock', label: t.products.stock, type: 'number', value: v.stock, error: err('stock'), required: true })}
-${field({ name: 'categorySlug', label: t.products.category, value: v.categorySlug, error: err('categorySlug') ?? err('categoryId'), required: options.creating })}
-${field({ name: 'brand', label: t.products.brand, value: v.brand, error: err('brand') })}
-${field({ name: 'frameColor', label: t.products.frameColor, value: v.frameColor, error: err('frameColor') })}
-${field({ name: 'lensColor', label: t.products.lensColor, value: v.lensColor, error: err('lensColor') })}
-${textArea({ name: 'description', label: t.products.description, value: v.description, error: err('description'), required: true })}
-${textArea({ name: 'images', label: t.products.images, value: v.images, error: [...(options.refusal?.fields ?? [])].find(([path]) => /(^|\.)images/.test(path))?.[1] })}
+${field({ name: 'name', label: t.products.name, value: v.name, error: err('name'), note: note('name'), required: true })}
+${field({ name: 'priceDkk', label: t.products.price, type: 'number', value: v.priceDkk, error: err('priceDkk'), note: note('priceDkk'), required: true })}
+${editing ? field({ name: 'stock', label: t.products.stockChange, value: v.stock, error: err('stock') ?? err('by'), note: [t.products.stockNow(editing.stockNow), note('stock')].filter(Boolean).join(' ') })
+    : field({ name: 'stock', label: t.products.stock, type: 'number', value: v.stock, error: err('stock'), required: true })}
+${field({ name: 'categorySlug', label: t.products.category, value: v.categorySlug, error: err('categorySlug') ?? err('categoryId'), note: note('categorySlug'), required: options.creating })}
+${field({ name: 'brand', label: t.products.brand, value: v.brand, error: err('brand'), note: note('brand') })}
+${field({ name: 'frameColor', label: t.products.frameColor, value: v.frameColor, error: err('frameColor'), note: note('frameColor') })}
+${field({ name: 'lensColor', label: t.products.lensColor, value: v.lensColor, error: err('lensColor'), note: note('lensColor') })}
+${textArea({ name: 'description', label: t.products.description, value: v.description, error: err('description'), note: note('description'), required: true })}
+${textArea({ name: 'images', label: t.products.images, value: v.images, note: note('images'), error: [...(options.refusal?.fields ?? [])].find(([path]) => /(^|\.)images/.test(path))?.[1] })}
 ${images.length > 0 ? html`<div class="thumbs">${images.map((src, index) => html`<img src="${src}" alt="${v.name ?? ''} image ${index + 1}">`)}</div>` : ''}
-<div class="field"><label><input type="checkbox" name="featured"${v.featured === 'on' ? html` checked` : ''}> ${t.products.featured}</label></div>
+<div class="field"><label><input type="checkbox" name="featured"${v.featured === 'on' ? html` checked` : ''}${note('featured') ? html` aria-describedby="field-featured-note"` : ''}> ${t.products.featured}</label>${note('featured') ? html`<p class="hint" id="field-featured-note">${note('featured')}</p>` : ''}</div>
 <button type="submit">${t.save}</button></form>`;
 }
 
@@ -88,16 +127,34 @@ ${products.map((product) => html`<tr><td data-label="${t.products.name}"><a href
     });
   });
 
-  const editPage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, slug: string, options: { values?: Form; refusal?: Refusal; notice?: string } = {}) => {
-    const product = await readTool<Product>(deps, request, who.actor, 'products.get', { slug });
+  type EditOptions = { values?: Form; refusal?: Refusal; notice?: string; conflict?: boolean };
+
+  const editPage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, slug: string, options: EditOptions = {}) => {
+    const { record: product, version } = await readVersioned<Product>(deps, request, who.actor, 'products.get', { slug });
     const canWrite = hasScope(who.actor, 'products:write');
+    const rendered = formOf(product);
+    const values = options.values ?? { ...rendered, stock: '' };
+    const conflict = options.conflict ? await conflictWith(request, who, product, values) : undefined;
+    const notes = new Map((conflict?.fields ?? []).map(({ name }) => [name, t.conflict.now(shownValue(name, rendered))]));
     return sendAdminPage(reply, {
       title: product.name, current: 'products', viewer: who.viewer,
-      main: html`<h1>${product.name}</h1>${options.notice ? noticeBox(options.notice) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
-${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`, values: options.values ?? formOf(product), creating: false, ...(options.refusal ? { refusal: options.refusal } : {}) })}
+      main: html`<h1>${product.name}</h1>${options.notice ? noticeBox(options.notice) : ''}${conflict ? conflictBox(conflict, deps.config.admin.timeZone) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
+${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`, values, creating: false, editing: { version, rendered, stockNow: product.stock, notes }, ...(options.refusal ? { refusal: options.refusal } : {}) })}
 <p><a class="button secondary" href="/admin/products/${product.slug}/delete">${t.products.delete}</a></p>`
-    : html`<dl class="panel">${Object.entries(formOf(product)).map(([name, value]) => html`<dt>${name}</dt><dd>${value || '—'}</dd>`)}</dl>`}`,
-    }, options.refusal ? 422 : 200);
+    : html`<dl class="panel">${Object.entries(rendered).map(([name, value]) => html`<dt>${name}</dt><dd>${value || '—'}</dd>`)}</dl>`}`,
+    }, options.refusal || conflict ? (conflict ? 409 : 422) : 200);
+  };
+
+  /** The fields where what the person sent differs from the product as it is now, and who changed it lately. */
+  const conflictWith = async (request: FastifyRequest, who: SignedIn, product: Product, typed: Form): Promise<Conflict> => {
+    const now = editableFields(formOf(product));
+    const differing = Object.keys(changedOnly(editableFields(typed), now));
+    const stock = stockChange(typed.stock);
+    if (stock && 'set' in stock && stock.set !== product.stock) differing.push('stock');
+    return {
+      fields: Object.keys(LABELS).filter((name) => differing.includes(name)).map((name) => ({ name, label: LABELS[name] ?? name })),
+      latest: await latestChanges(deps, request, who.actor, product.id),
+    };
   };
 
   app.get('/admin/products/new', async (request, reply) => {
@@ -119,17 +176,33 @@ ${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`
   app.get<{ Params: { slug: string }; Querystring: { done?: string } }>('/admin/products/:slug', async (request, reply) => {
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
-    const notice = request.query.done === 'created' ? t.products.created : request.query.done === 'saved' ? t.products.saved : undefined;
+    const notice = { created: t.products.created, saved: t.products.saved, unchanged: t.unchanged }[request.query.done ?? ''];
     return editPage(request, reply, who, request.params.slug, notice ? { notice } : {});
   });
 
   app.post<{ Params: { slug: string }; Body: Form }>('/admin/products/:slug', { preHandler: app.csrfProtection }, async (request, reply) => {
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
+    const { slug } = request.params;
     const body = request.body;
-    const outcome = await callTool(deps, request, who.actor, 'products.update', { slug: request.params.slug, patch: productFields(body) }, idempotencyKeyOf(body));
-    if (outcome.ok) return reply.redirect(`/admin/products/${encodeURIComponent(request.params.slug)}?done=saved`, 303);
-    return editPage(request, reply, who, request.params.slug, { values: body, refusal: refusalOf(outcome.problem) });
+    const original = postedOriginal(body);
+    // Only what the person changed goes in the patch: a field they left alone never overwrites someone else's change.
+    const patch = changedOnly(editableFields(body), original && editableFields(original));
+    const stock = stockChange(body.stock);
+    if (stock && 'set' in stock) patch.stock = stock.set;
+    if (Object.keys(patch).length === 0 && !stock) return reply.redirect(`/admin/products/${encodeURIComponent(slug)}?done=unchanged`, 303);
+    if (Object.keys(patch).length > 0) {
+      const outcome = await callTool(deps, request, who.actor, 'products.update', { slug, patch }, idempotencyKeyOf(body), { ifMatch: postedVersion(body) });
+      if (isConflict(outcome)) return editPage(request, reply, who, slug, { values: body, conflict: true });
+      if (!outcome.ok) return editPage(request, reply, who, slug, { values: body, refusal: refusalOf(outcome.problem) });
+    }
+    // After the guarded update, so a conflict stops the whole save; the adjustment needs no token, as it counts from
+    // the stock as it is then.
+    if (stock && 'by' in stock) {
+      const adjusted = await callTool(deps, request, who.actor, 'products.adjust_stock', { slug, by: stock.by });
+      if (!adjusted.ok) return editPage(request, reply, who, slug, { values: body, refusal: refusalOf(adjusted.problem) });
+    }
+    return reply.redirect(`/admin/products/${encodeURIComponent(slug)}?done=saved`, 303);
   });
 
   app.get<{ Params: { slug: string } }>('/admin/products/:slug/delete', async (request, reply) => {
