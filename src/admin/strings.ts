@@ -39,6 +39,9 @@ export const t = {
     latest: 'Latest changes to this record:',
     again: 'Check those fields. Saving again replaces what is saved with the values in the form.',
     now: (value: string) => `Saved now: ${value === '' ? '(empty)' : value}`,
+    layout: 'Nothing was saved. Your sections are still in the editor below. Open the page preview in another tab to see what is saved now; saving again replaces it with your sections.',
+    moved: 'Nothing was done: the order changed since you opened it. Check its status and history below, then choose again.',
+    switched: 'Nothing was done: the discount code changed since you opened it. Check it below, then choose again.',
   },
   activity: {
     title: 'Activity', actor: 'Actor', target: 'Target id or slug', tool: 'Tool', since: 'Since (date)',

@@ -19,7 +19,17 @@ const Original = z.record(z.string(), z.string());
  * changed. They are no more trusted than the rest of the form: the token still guards the write.
  */
 export function versionFields(version: string, rendered: Form): Html {
-  return html`<input type="hidden" name="_version" value="${version}"><input type="hidden" name="_was" value="${JSON.stringify(rendered)}">`;
+  return html`${versionField(version)}${originalField(rendered)}`;
+}
+
+/** The values a form was rendered with alone, for a form whose tool hands out no version token (categories, page details). */
+export function originalField(rendered: Form): Html {
+  return html`<input type="hidden" name="_was" value="${JSON.stringify(rendered)}">`;
+}
+
+/** The hidden field of a form that changes a record without editing its fields (a status move, a switch, a layout). */
+export function versionField(version: string): Html {
+  return html`<input type="hidden" name="_version" value="${version}">`;
 }
 
 /** The version token a form carried, when it carried one. */
