@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const etagOf = async (tool: string, input: Record<string, unknown>) => ((await t.call(tool, input, master)).headers.etag ?? '').replaceAll('"', '');
+const etagOf = async (tool: string, input: Record<string, unknown>) => String((await t.call(tool, input, master)).headers.etag ?? '').replaceAll('"', '');
 
 describe('console forms whose tool takes a version token', () => {
   it('a service: the form carries the ETag, and an agent\'s change meanwhile brings the conflict form instead of a silent overwrite', async () => {
