@@ -91,7 +91,7 @@ function productForm(who: SignedIn, options: { action: string; values: Form; ref
 ${options.creating ? field({ name: 'slug', label: t.products.slug, value: v.slug, error: err('slug'), required: true }) : ''}
 ${field({ name: 'name', label: t.products.name, value: v.name, error: err('name'), note: note('name'), required: true })}
 ${field({ name: 'priceDkk', label: t.products.price, type: 'number', value: v.priceDkk, error: err('priceDkk'), note: note('priceDkk'), required: true })}
-${editing ? field({ name: 'stock', label: t.products.stockChange, value: v.stock, error: err('stock') ?? err('by'), note: [t.products.stockNow(editing.stockNow), note('stock')].filter(Boolean).join(' ') })
+${editing ? field({ name: 'stock', label: t.products.stockChange, value: v.stock, error: err('stock') ?? err('by'), note: t.products.stockNow(editing.stockNow) })
     : field({ name: 'stock', label: t.products.stock, type: 'number', value: v.stock, error: err('stock'), required: true })}
 ${field({ name: 'categorySlug', label: t.products.category, value: v.categorySlug, error: err('categorySlug') ?? err('categoryId'), note: note('categorySlug'), required: options.creating })}
 ${field({ name: 'brand', label: t.products.brand, value: v.brand, error: err('brand'), note: note('brand') })}
@@ -135,7 +135,8 @@ ${products.map((product) => html`<tr><td data-label="${t.products.name}"><a href
     const rendered = formOf(product);
     const values = options.values ?? { ...rendered, stock: '' };
     const conflict = options.conflict ? await conflictWith(request, who, product, values) : undefined;
-    const notes = new Map((conflict?.fields ?? []).map(({ name }) => [name, t.conflict.now(shownValue(name, rendered))]));
+    // The stock field always shows the figure saved now, so it needs no second note.
+    const notes = new Map((conflict?.fields ?? []).filter(({ name }) => name !== 'stock').map(({ name }) => [name, t.conflict.now(shownValue(name, rendered))]));
     return sendAdminPage(reply, {
       title: product.name, current: 'products', viewer: who.viewer,
       main: html`<h1>${product.name}</h1>${options.notice ? noticeBox(options.notice) : ''}${conflict ? conflictBox(conflict, deps.config.admin.timeZone) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
