@@ -77,6 +77,12 @@ describe('the product edit form and its version token', () => {
     await t.call('products.adjust_stock', { slug: SLUG, by: -2 }, master);
     expect((await post(t.app, manager, URL, { ...form, stock: '+3' })).statusCode).toBe(303);
     expect((await product()).stock).toBe(13);
+    // The same form sent twice (a double click) adds once.
+    const twice = { ...(await openForm()), stock: '+2' };
+    await post(t.app, manager, URL, twice);
+    await post(t.app, manager, URL, twice);
+    expect((await product()).stock).toBe(15);
+    await t.call('products.adjust_stock', { slug: SLUG, by: -2 }, master);
     for (const typed of ['-1', '\u22121']) {
       expect((await post(t.app, manager, URL, { ...(await openForm()), stock: typed })).statusCode).toBe(303);
     }

@@ -87,7 +87,7 @@ function productForm(who: SignedIn, options: { action: string; values: Form; ref
   const v = options.values;
   const editing = options.editing;
   const images = (v.images ?? '').split(/\r?\n/).map((line) => safeSrc(line.trim())).filter((src): src is string => src !== undefined);
-  return html`<form method="post" action="${options.action}" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">${editing ? versionFields(editing.version, editing.rendered) : ''}
+  return html`<form method="post" action="${options.action}" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">${editing ? html`<input type="hidden" name="_idemStock" value="${formKey()}">${versionFields(editing.version, editing.rendered)}` : ''}
 ${options.creating ? field({ name: 'slug', label: t.products.slug, value: v.slug, error: err('slug'), required: true }) : ''}
 ${field({ name: 'name', label: t.products.name, value: v.name, error: err('name'), note: note('name'), required: true })}
 ${field({ name: 'priceDkk', label: t.products.price, type: 'number', value: v.priceDkk, error: err('priceDkk'), note: note('priceDkk'), required: true })}
@@ -200,7 +200,8 @@ ${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`
     // After the guarded update, so a conflict stops the whole save; the adjustment needs no token, as it counts from
     // the stock as it is then.
     if (stock && 'by' in stock) {
-      const adjusted = await callTool(deps, request, who.actor, 'products.adjust_stock', { slug, by: stock.by });
+      // A key of its own, so a form sent twice adds "+3" once (the update's key is bound to the update's body).
+      const adjusted = await callTool(deps, request, who.actor, 'products.adjust_stock', { slug, by: stock.by }, idempotencyKeyOf({ _idem: body._idemStock ?? '' }));
       if (!adjusted.ok) return editPage(request, reply, who, slug, { values: body, refusal: refusalOf(adjusted.problem) });
     }
     return reply.redirect(`/admin/products/${encodeURIComponent(slug)}?done=saved`, 303);
