@@ -100,7 +100,7 @@ ${field({ name: 'lensColor', label: t.products.lensColor, value: v.lensColor, er
 ${textArea({ name: 'description', label: t.products.description, value: v.description, error: err('description'), note: note('description'), required: true })}
 ${textArea({ name: 'images', label: t.products.images, value: v.images, note: note('images'), error: [...(options.refusal?.fields ?? [])].find(([path]) => /(^|\.)images/.test(path))?.[1] })}
 ${images.length > 0 ? html`<div class="thumbs">${images.map((src, index) => html`<img src="${src}" alt="${v.name ?? ''} image ${index + 1}">`)}</div>` : ''}
-<div class="field"><label><input type="checkbox" name="featured"${v.featured === 'on' ? html` checked` : ''}${note('featured') ? html` aria-describedby="field-featured-note"` : ''}> ${t.products.featured}</label>${note('featured') ? html`<p class="hint" id="field-featured-note">${note('featured')}</p>` : ''}</div>
+<div class="field"><label><input type="checkbox" id="field-featured" name="featured"${v.featured === 'on' ? html` checked` : ''}${note('featured') ? html` aria-describedby="field-featured-note"` : ''}> ${t.products.featured}</label>${note('featured') ? html`<p class="hint" id="field-featured-note">${note('featured')}</p>` : ''}</div>
 <button type="submit">${t.save}</button></form>`;
 }
 
