@@ -21,18 +21,23 @@ export async function callTool(
   name: string,
   input: Record<string, unknown>,
   idempotencyKey?: string,
-  options: { ifMatch?: readonly string[] | undefined } = {},
+  options: CallOptions = {},
 ): Promise<ConsoleOutcome> {
   const tool = deps.registry.get(name);
   if (!tool) throw new Error(`the console calls ${name}, which is not registered`);
   const outcome = await runCall({
     runtime: deps.runtime, tool, actor, input, channel: 'admin', requestId: request.id, log: request.log, idempotencyKey,
-    ...(options.ifMatch !== undefined ? { ifMatch: options.ifMatch } : {}),
+    ...(options.ifMatch !== undefined ? { ifMatch: [options.ifMatch] } : {}),
   });
   // People in the console are the approvers: the policy stage never holds their calls.
   if (outcome.ok && outcome.pending) throw new Error(`the console's call of ${name} was held by a policy`);
   return outcome;
 }
+
+export type CallOptions = {
+  /** The version token the form was rendered from (a read's etag): the write refuses with 412 when the record changed since. */
+  ifMatch?: string | undefined;
+};
 
 /** A console call's outcome: never a held one. */
 export type ConsoleOutcome = Exclude<CallOutcome, { pending: true }>;
@@ -60,11 +65,12 @@ export async function readTool<T>(deps: AppDeps, request: FastifyRequest, actor:
   return outcome.result as T;
 }
 
-/** A read of one record with its version token (the ETag REST would send), for a form that edits it. */
-export async function readRecord<T>(deps: AppDeps, request: FastifyRequest, actor: Actor, name: string, input: Record<string, unknown>): Promise<{ result: T; version: string | undefined }> {
+/** A read of one record with the version token its tool hands out (the ETag of REST), for a form to carry back. */
+export async function readVersioned<T>(deps: AppDeps, request: FastifyRequest, actor: Actor, name: string, input: Record<string, unknown>): Promise<{ record: T; version: string }> {
   const outcome = await callTool(deps, request, actor, name, input);
   if (!outcome.ok) throw new ConsoleRefusal(refusalOf(outcome.problem));
-  return { result: outcome.result as T, version: outcome.etag };
+  if (outcome.etag === undefined) throw new Error(`the console reads ${name} for a version token, and it hands out none`);
+  return { record: outcome.result as T, version: outcome.etag };
 }
 
 export class ConsoleRefusal extends Error {

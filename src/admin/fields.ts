@@ -59,7 +59,7 @@ export function select(options: SelectOptions): Html {
 
 /** A labelled checkbox; a form sends "on" for a ticked one and nothing for the others. */
 export function checkbox(options: { name: string; label: string; checked: boolean }): Html {
-  return html`<div class="field"><label><input type="checkbox" name="${options.name}"${options.checked ? html` checked` : ''}> ${options.label}</label></div>`;
+  return html`<div class="field"><label><input type="checkbox" id="field-${options.name}" name="${options.name}"${options.checked ? html` checked` : ''}> ${options.label}</label></div>`;
 }
 
 /** Text typed one item per line, blank lines left out. */

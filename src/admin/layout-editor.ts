@@ -76,17 +76,18 @@ ${body}${itemButtons('sections', index, count, name)}</fieldset>`;
 /**
  * The whole layout editor. Its first button saves, so Enter in any field saves rather than moving a section;
  * removing the layout is a form of its own. An empty layout is never saved: it would show a page without content.
+ * hidden: the version token and the layout the editor was opened with (versioned-form.ts), in both forms.
  */
-export function layoutEditor(viewer: Viewer, options: { action: string; sections: FormNode[]; refusal?: Refusal; unsaved: boolean; stored: boolean }): Html {
+export function layoutEditor(viewer: Viewer, options: { action: string; sections: FormNode[]; refusal?: Refusal; unsaved: boolean; stored: boolean; hidden: Html }): Html {
   const ctx: Ctx = { refusal: options.refusal };
   const { sections } = options;
   return html`<section class="panel" aria-labelledby="layout-title"><h2 id="layout-title">${p.layoutTitle}</h2><p>${p.layoutLead}</p>
 ${options.unsaved ? html`<p class="notice" role="status">${p.unsaved}</p>` : ''}${options.stored || sections.length > 0 ? '' : html`<p>${p.layoutNone}</p>`}
-<form method="post" action="${options.action}">${csrfField(viewer)}<input type="hidden" name="_idem" value="${formKey()}">
+<form method="post" action="${options.action}">${csrfField(viewer)}<input type="hidden" name="_idem" value="${formKey()}">${options.hidden}
 ${sections.length > 0 ? html`<p><button type="submit" name="op" value="save">${p.saveLayout}</button></p>` : ''}
 ${sections.map((section, index) => sectionView(section, index, sections.length, ctx))}
 ${addControl('sections', SECTION_TYPES, p.addSection, p.sectionType)}
 ${sections.length > 0 ? html`<p><button type="submit" name="op" value="save">${p.saveLayout}</button></p>` : ''}</form>
-${options.stored ? html`<form method="post" action="${options.action}">${csrfField(viewer)}<input type="hidden" name="_idem" value="${formKey()}"><button class="secondary" type="submit" name="op" value="clear">${p.clearLayout}</button></form>` : ''}
+${options.stored ? html`<form method="post" action="${options.action}">${csrfField(viewer)}<input type="hidden" name="_idem" value="${formKey()}">${options.hidden}<button class="secondary" type="submit" name="op" value="clear">${p.clearLayout}</button></form>` : ''}
 </section>`;
 }

@@ -54,29 +54,32 @@ export async function staffCookie(t: TestApp, email: string, role: StaffRole): P
   return (await signIn(t.app, email)).cookie ?? '';
 }
 
-const unescape = (text: string) => text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#39;', '\'').replaceAll('&amp;', '&');
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&#x27;': "'" };
+const decoded = (text: string) => text.replace(/&(amp|lt|gt|quot|#39|#x27);/g, (entity) => ENTITIES[entity] ?? entity);
 
 /**
- * Every field of the form posting to `action`, as a browser would send it without touching it (the buttons left
- * out): inputs with their values, ticked checkboxes as "on", textareas, and each select's chosen option.
+ * The fields a browser would send for the post form whose action is `action` on a page, as rendered: inputs with
+ * their values (a checkbox only when checked), textareas (with CRLF line breaks, as browsers send them) and selected
+ * options. A submit button's name is left out.
  */
 export function formFields(body: string, action: string): Record<string, string> {
-  const start = body.search(new RegExp(`<form method="post" action="${action.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"[ >]`));
-  if (start < 0) throw new Error(`no form posts to ${action}`);
+  const start = body.indexOf(`<form method="post" action="${action}"`);
+  if (start < 0) throw new Error(`no form posting to ${action}`);
   const form = body.slice(start, body.indexOf('</form>', start));
   const fields: Record<string, string> = {};
-  for (const [input] of form.matchAll(/<input [^>]*>/g)) {
-    const name = /name="([^"]+)"/.exec(input)?.[1];
-    if (!name) continue;
-    if (/type="checkbox"/.test(input)) {
-      if (/ checked/.test(input)) fields[unescape(name)] = /value="([^"]*)"/.exec(input)?.[1] ?? 'on';
+  for (const [tag] of form.matchAll(/<input\b[^>]*>/g)) {
+    const name = /\bname="([^"]*)"/.exec(tag)?.[1];
+    if (name === undefined) continue;
+    const type = /\btype="([^"]*)"/.exec(tag)?.[1] ?? 'text';
+    if (type === 'checkbox' || type === 'radio') {
+      if (/\bchecked\b/.test(tag)) fields[name] = decoded(/\bvalue="([^"]*)"/.exec(tag)?.[1] ?? 'on');
       continue;
     }
-    fields[unescape(name)] = unescape(/value="([^"]*)"/.exec(input)?.[1] ?? '');
+    fields[name] = decoded(/\bvalue="([^"]*)"/.exec(tag)?.[1] ?? '');
   }
-  for (const [, name, value] of form.matchAll(/<textarea [^>]*name="([^"]+)"[^>]*>([^<]*)<\/textarea>/g)) fields[unescape(name ?? '')] = unescape(value ?? '');
-  for (const [, name, options] of form.matchAll(/<select [^>]*name="([^"]+)"[^>]*>(.*?)<\/select>/gs)) {
-    fields[unescape(name ?? '')] = /<option value="([^"]*)" selected>/.exec(options ?? '')?.[1] ?? /<option value="([^"]*)"/.exec(options ?? '')?.[1] ?? '';
+  for (const match of form.matchAll(/<textarea\b[^>]*\bname="([^"]*)"[^>]*>([^<]*)<\/textarea>/g)) fields[match[1] ?? ''] = decoded(match[2] ?? '').replace(/\r?\n/g, '\r\n');
+  for (const match of form.matchAll(/<select\b[^>]*\bname="([^"]*)"[^>]*>([\s\S]*?)<\/select>/g)) {
+    fields[match[1] ?? ''] = decoded(/<option value="([^"]*)" selected>/.exec(match[2] ?? '')?.[1] ?? /<option value="([^"]*)"/.exec(match[2] ?? '')?.[1] ?? '');
   }
   return fields;
 }

@@ -11,6 +11,7 @@ import { field, filled, textArea } from '../fields.ts';
 import { signedIn } from '../session.ts';
 import type { SignedIn } from '../session.ts';
 import { t } from '../strings.ts';
+import { changedOnly, originalField, postedOriginal } from '../versioned-form.ts';
 
 const PAGE_SIZE = 50;
 
@@ -18,11 +19,18 @@ type Category = { id: string; slug: string; name: string; description: string | 
 type Form = Record<string, string>;
 type ListQuery = { page?: string; done?: string; edit?: string };
 
-const DONE: Record<string, string> = { saved: t.categories.saved, deleted: t.categories.deleted };
+const DONE: Record<string, string> = { saved: t.categories.saved, deleted: t.categories.deleted, unchanged: t.unchanged };
 
-function categoryForm(who: SignedIn, values: Form, refusal?: Refusal): Html {
+/** The form as typed, turned into categories.upsert's input. */
+function upsertInput(body: Form): Record<string, unknown> {
+  const description = filled(body, 'description');
+  return { slug: body.slug?.trim() ?? '', name: body.name?.trim() ?? '', ...(description ? { description } : {}) };
+}
+
+/** rendered: the category the form was opened to edit, if any; a save that changes none of it writes nothing. */
+function categoryForm(who: SignedIn, values: Form, refusal?: Refusal, rendered?: Form): Html {
   const err = (name: string) => refusal?.fields.get(name);
-  return html`<form method="post" action="/admin/categories" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">
+  return html`<form method="post" action="/admin/categories" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">${rendered ? originalField(rendered) : ''}
 <h2>${t.categories.form}</h2><p>${t.categories.formLead}</p>
 ${field({ name: 'slug', label: t.categories.slug, value: values.slug, error: err('slug'), required: true })}
 ${field({ name: 'name', label: t.categories.name, value: values.name, error: err('name'), required: true })}
@@ -38,7 +46,8 @@ export function categoryPages(app: FastifyInstance, deps: AppDeps): void {
     const page = Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1);
     const shown = all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
     const editing = all.find((category) => category.slug === query.edit);
-    const values = options.values ?? (editing ? { slug: editing.slug, name: editing.name, description: editing.description ?? '' } : {});
+    const rendered = editing ? { slug: editing.slug, name: editing.name, description: editing.description ?? '' } : undefined;
+    const values = options.values ?? rendered ?? {};
     const canWrite = hasScope(who.actor, 'categories:write');
     const done = DONE[query.done ?? ''];
     return sendAdminPage(reply, {
@@ -48,7 +57,7 @@ ${shown.length === 0 ? html`<p>${t.none}</p>` : html`<table class="stack"><thead
 ${shown.map((category) => html`<tr><td data-label="${t.categories.name}">${category.name}</td><td data-label="${t.categories.slug}">${category.slug}</td><td data-label="${t.categories.products}" class="num">${category.productCount}</td>${canWrite ? html`<td data-label="${t.categories.actions}"><a href="/admin/categories?edit=${category.slug}#field-name">${t.products.edit}<span class="skip-link"> ${category.name}</span></a> · <a href="/admin/categories/${category.slug}/delete">${t.products.delete}<span class="skip-link"> ${category.name}</span></a></td>` : ''}</tr>`)}
 </tbody></table>`}
 <nav class="pager" aria-label="Pages">${page > 1 ? html`<a href="/admin/categories?page=${page - 1}">${t.previous}</a>` : ''}${all.length > page * PAGE_SIZE ? html`<a href="/admin/categories?page=${page + 1}">${t.next}</a>` : ''}</nav>
-${canWrite ? categoryForm(who, values, options.refusal) : ''}`,
+${canWrite ? categoryForm(who, values, options.refusal, options.values ? undefined : rendered) : ''}`,
     }, options.refusal ? 422 : 200);
   };
 
@@ -62,10 +71,10 @@ ${canWrite ? categoryForm(who, values, options.refusal) : ''}`,
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     const body = request.body;
-    const description = filled(body, 'description');
-    const outcome = await callTool(deps, request, who.actor, 'categories.upsert', {
-      slug: body.slug?.trim() ?? '', name: body.name?.trim() ?? '', ...(description ? { description } : {}),
-    }, idempotencyKeyOf(body));
+    const input = upsertInput(body);
+    const original = postedOriginal(body);
+    if (original && Object.keys(changedOnly(input, upsertInput(original))).length === 0) return reply.redirect('/admin/categories?done=unchanged', 303);
+    const outcome = await callTool(deps, request, who.actor, 'categories.upsert', input, idempotencyKeyOf(body));
     if (outcome.ok) return reply.redirect('/admin/categories?done=saved', 303);
     return listPage(request, reply, who, {}, { values: body, refusal: refusalOf(outcome.problem) });
   });

@@ -4,7 +4,8 @@ import { html } from '../../edge/html/template.ts';
 import type { Html } from '../../edge/html/template.ts';
 import type { AppDeps } from '../../deps.ts';
 import { readSettings } from '../../shop/settings.ts';
-import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
+import { callTool, formKey, idempotencyKeyOf, readTool, readVersioned, refusalOf } from '../call.ts';
+import { isConflict } from '../conflict.ts';
 import type { Refusal } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { field, filled, select, wholeNumber } from '../fields.ts';
@@ -15,6 +16,7 @@ import { formatDate, formatDay, formatMoney, startOfDay, today } from '../format
 import { signedIn } from '../session.ts';
 import type { SignedIn } from '../session.ts';
 import { t } from '../strings.ts';
+import { postedVersion, versionField } from '../versioned-form.ts';
 
 /** discounts.list returns at most this many, newest first; the console pages through them. */
 const FETCHED = 100;
@@ -90,10 +92,14 @@ ${field({ name: 'usageLimit', label: t.discounts.limit, type: 'number', value: v
 ${saveButton(options.warned)}</form>`;
 }
 
-/** A button that switches a code on, or a link to the page that asks before switching it off. */
-function toggleControl(who: SignedIn, discount: Discount): Html {
+/**
+ * A button that switches a code on, or a link to the page that asks before switching it off. On the detail page the
+ * button carries the code's version token; the list has none to give (discounts.list hands out no tokens), and
+ * naming the wanted state already keeps a switch from undoing someone else's.
+ */
+function toggleControl(who: SignedIn, discount: Discount, version?: string): Html {
   if (!discount.active) {
-    return html`<form class="inline" method="post" action="${href(discount.code, '/activate')}">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}"><button class="secondary" type="submit">${t.discounts.activate}<span class="skip-link"> ${discount.code}</span></button></form>`;
+    return html`<form class="inline" method="post" action="${href(discount.code, '/activate')}">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">${version ? versionField(version) : ''}<button class="secondary" type="submit">${t.discounts.activate}<span class="skip-link"> ${discount.code}</span></button></form>`;
   }
   return html`<a class="button secondary" href="${href(discount.code, '/deactivate')}">${t.discounts.deactivate}<span class="skip-link"> ${discount.code}</span></a>`;
 }
@@ -156,8 +162,8 @@ ${all.length === FETCHED ? html`<p>${c.shownFirst(FETCHED)}</p>` : ''}
     return newPage(reply, who, body, { refusal: refusalOf(outcome.problem) });
   });
 
-  const detailPage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, code: string, notice?: string) => {
-    const discount = await readTool<Discount>(deps, request, who.actor, 'discounts.get', { code });
+  const detailPage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, code: string, notice?: string, conflict?: string) => {
+    const { record: discount, version } = await readVersioned<Discount>(deps, request, who.actor, 'discounts.get', { code });
     const { currency } = await readSettings(deps.runtime.db);
     const c = t.discounts;
     const rows: Array<[string, string]> = [
@@ -168,10 +174,10 @@ ${all.length === FETCHED ? html`<p>${c.shownFirst(FETCHED)}</p>` : ''}
     ];
     return sendAdminPage(reply, {
       title: discount.code, current: 'discounts', viewer: who.viewer,
-      main: html`<h1>${discount.code}</h1>${notice ? noticeBox(notice) : ''}
+      main: html`<h1>${discount.code}</h1>${notice ? noticeBox(notice) : ''}${conflict ? problemBox(conflict) : ''}
 <dl class="panel">${rows.map(([name, value]) => html`<dt>${name}</dt><dd>${value}</dd>`)}</dl>
-${hasScope(who.actor, 'discounts:write') ? html`<p>${toggleControl(who, discount)}</p><p>${c.noEdit}</p>` : ''}`,
-    });
+${hasScope(who.actor, 'discounts:write') ? html`<p>${toggleControl(who, discount, version)}</p><p>${c.noEdit}</p>` : ''}`,
+    }, conflict ? 409 : 200);
   };
 
   app.get<{ Params: { code: string }; Querystring: { done?: string } }>('/admin/discounts/:code', async (request, reply) => {
@@ -183,12 +189,12 @@ ${hasScope(who.actor, 'discounts:write') ? html`<p>${toggleControl(who, discount
   app.get<{ Params: { code: string } }>('/admin/discounts/:code/deactivate', async (request, reply) => {
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
-    const discount = await readTool<Discount>(deps, request, who.actor, 'discounts.get', { code: request.params.code });
+    const { record: discount, version } = await readVersioned<Discount>(deps, request, who.actor, 'discounts.get', { code: request.params.code });
     const { currency } = await readSettings(deps.runtime.db);
     return sendAdminPage(reply, {
       title: t.discounts.deactivateTitle, current: 'discounts', viewer: who.viewer,
       main: html`<h1>${t.discounts.deactivateTitle}</h1><p><strong>${discount.code}</strong> · ${discountValue(discount, currency)} · ${t.discounts.uses}: ${usesOf(discount)}</p><p>${t.discounts.deactivateLead}</p>
-<form method="post" action="${href(discount.code, '/deactivate')}">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}"><button class="danger" type="submit">${t.discounts.deactivate}</button> <a href="${href(discount.code)}">${t.cancel}</a></form>`,
+<form method="post" action="${href(discount.code, '/deactivate')}">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">${versionField(version)}<button class="danger" type="submit">${t.discounts.deactivate}</button> <a href="${href(discount.code)}">${t.cancel}</a></form>`,
     });
   });
 
@@ -197,8 +203,9 @@ ${hasScope(who.actor, 'discounts:write') ? html`<p>${toggleControl(who, discount
     app.post<{ Params: { code: string }; Body: Form }>(`/admin/discounts/:code/${action}`, { preHandler: app.csrfProtection }, async (request, reply) => {
       const who = await signedIn(deps, request, reply);
       if (!who) return reply;
-      const outcome = await callTool(deps, request, who.actor, 'discounts.toggle', { code: request.params.code, active }, idempotencyKeyOf(request.body));
+      const outcome = await callTool(deps, request, who.actor, 'discounts.toggle', { code: request.params.code, active }, idempotencyKeyOf(request.body), { ifMatch: postedVersion(request.body) });
       if (outcome.ok) return reply.redirect(`${href((outcome.result as { code: string }).code)}?done=${active ? 'activated' : 'deactivated'}`, 303);
+      if (isConflict(outcome)) return detailPage(request, reply, who, request.params.code, undefined, t.conflict.switched);
       const refusal = refusalOf(outcome.problem);
       return sendAdminPage(reply, { title: t.refused, current: 'discounts', viewer: who.viewer, main: problemBox(refusal.detail, refusal.resolution) }, outcome.status);
     });

@@ -7,7 +7,8 @@ import type { Html } from '../../edge/html/template.ts';
 import type { AppDeps } from '../../deps.ts';
 import { readSettings } from '../../shop/settings.ts';
 import { statusLabel, statusWords } from '../order-status-words.ts';
-import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
+import { callTool, formKey, idempotencyKeyOf, readTool, readVersioned, refusalOf } from '../call.ts';
+import { isConflict } from '../conflict.ts';
 import type { Refusal } from '../call.ts';
 import { actByTool, confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
@@ -17,6 +18,7 @@ import { amountText, parseAmount } from '../refund-amount.ts';
 import { signedIn } from '../session.ts';
 import type { SignedIn } from '../session.ts';
 import { t } from '../strings.ts';
+import { postedVersion, versionField } from '../versioned-form.ts';
 import type { AuditEntry } from './activity.ts';
 
 const PAGE_SIZE = 25;
@@ -54,12 +56,12 @@ function listInput(query: ListQuery): Record<string, unknown> {
 const ASKED: ReadonlySet<OrderStatus> = new Set(['cancelled', 'refunded', 'partial_refund']);
 const askPath = (id: string, status: string) => `/admin/orders/${id}/status/${status}`;
 
-function statusForms(order: OrderRecord, who: SignedIn, typed: StatusBody, refusal: Refusal | undefined): Html {
+function statusForms(order: OrderRecord, version: string, who: SignedIn, typed: StatusBody, refusal: Refusal | undefined): Html {
   const moves = legalNextStatuses(order.status, { paid: order.paidAt !== null });
   if (moves.length === 0) return html`<p>${t.orders.noMoves}</p>`;
   const err = (name: string) => refusal?.fields.get(name);
   return html`${moves.map((status) => ASKED.has(status) ? html`<p class="panel"><a class="button danger" href="${askPath(order.id, status)}">${t.orders.moveTo(statusWords(status))}</a></p>` : html`<form method="post" action="/admin/orders/${order.id}/status" class="panel">
-${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}"><input type="hidden" name="status" value="${status}">
+${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">${versionField(version)}<input type="hidden" name="status" value="${status}">
 ${status === 'shipped' ? html`${field({ name: 'carrier', label: t.orders.carrier, value: typed.carrier, error: err('carrier') })}
 ${field({ name: 'trackingNumber', label: t.orders.trackingNumber, value: typed.trackingNumber, error: err('trackingNumber') })}
 ${field({ name: 'trackingUrl', label: t.orders.trackingUrl, type: 'url', value: typed.trackingUrl, error: err('trackingUrl') })}
@@ -157,7 +159,7 @@ ${orders.map((order) => html`<tr><td data-label="${t.orders.order}"><a href="/ad
   });
 
   const detail = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, orderId: string, options: { typed?: StatusBody; refusal?: Refusal; done?: boolean } = {}) => {
-    const order = await readTool<OrderRecord>(deps, request, who.actor, 'orders.get', { orderId });
+    const { record: order, version } = await readVersioned<OrderRecord>(deps, request, who.actor, 'orders.get', { orderId });
     const history = await readTool<AuditEntry[]>(deps, request, who.actor, 'audit.list', { targetId: order.id, limit: 50 });
     const money = (minor: number) => formatMoney(minor, order.currency);
     const canWrite = hasScope(who.actor, 'orders:write');
@@ -180,7 +182,7 @@ ${shipment(order, timeZone)}</section>
         html`<li>${formatDate(entry.at, timeZone)} · ${entry.actor.name} · ${historyStatus(entry.before)} → ${historyStatus(entry.after)}</li>`)}</ul>`}
 ${refundList(order, timeZone)}</section>
 ${canWrite && canBeRefunded(order) ? refundForm(order, who, options.typed ?? {}, options.refusal) : ''}
-${canWrite ? html`<section><h2>${t.orders.move}</h2>${statusForms(order, who, options.typed ?? {}, options.refusal)}</section>` : ''}`,
+${canWrite ? html`<section><h2>${t.orders.move}</h2>${statusForms(order, version, who, options.typed ?? {}, options.refusal)}</section>` : ''}`,
     }, options.refusal ? 422 : 200);
   };
 
@@ -255,9 +257,10 @@ ${reason ? html`<input type="hidden" name="reason" value="${reason}">` : ''}
       ...(day('estDeliveryFrom') ? { estDeliveryFrom: day('estDeliveryFrom') } : {}),
       ...(day('estDeliveryTo') ? { estDeliveryTo: day('estDeliveryTo') } : {}),
     };
-    const outcome = await callTool(deps, request, who.actor, 'orders.update_status', input, idempotencyKeyOf(body));
+    const outcome = await callTool(deps, request, who.actor, 'orders.update_status', input, idempotencyKeyOf(body), { ifMatch: postedVersion(body) });
     if (outcome.ok) return reply.redirect(`/admin/orders/${request.params.id}?done=1`, 303);
-    return detail(request, reply, who, request.params.id, { typed: body, refusal: refusalOf(outcome.problem) });
+    const refusal = isConflict(outcome) ? { detail: t.conflict.moved, resolution: '', fields: new Map<string, string>() } : refusalOf(outcome.problem);
+    return detail(request, reply, who, request.params.id, { typed: body, refusal });
   });
 
   confirmRoute<{ id: string; status: string }>(app, deps, {

@@ -5,7 +5,8 @@ import type { Html } from '../../edge/html/template.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Layout } from '../../schema/layout.ts';
 import { findPage } from '../../shop/content.ts';
-import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
+import { callTool, formKey, idempotencyKeyOf, readTool, readVersioned, refusalOf } from '../call.ts';
+import { isConflict } from '../conflict.ts';
 import type { Refusal } from '../call.ts';
 import { actByTool, confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
@@ -17,26 +18,32 @@ import type { FormNode } from '../layout-form.ts';
 import { signedIn } from '../session.ts';
 import type { SignedIn } from '../session.ts';
 import { t } from '../strings.ts';
+import { changedOnly, originalField, postedOriginal, postedVersion, versionFields } from '../versioned-form.ts';
 
 type Summary = { slug: string; title: string; status: string; updatedAt: string };
 type Form = Record<string, string>;
 
 const DONE: Record<string, string> = {
-  created: t.pages.created, saved: t.pages.saved, deleted: t.pages.deleted, layout: t.pages.layoutSaved, cleared: t.pages.layoutCleared,
+  created: t.pages.created, saved: t.pages.saved, deleted: t.pages.deleted, layout: t.pages.layoutSaved, cleared: t.pages.layoutCleared, unchanged: t.unchanged,
 };
 const STATUSES = [{ value: 'published', label: t.pages.published }, { value: 'draft', label: t.pages.draft }];
 
 export const pagePath = (slug: string, rest = ''): string => `/admin/pages/${encodeURIComponent(slug)}${rest}`;
 
-function detailsForm(who: SignedIn, options: { action: string; values: Form; refusal?: Refusal | undefined; creating: boolean }): Html {
+function detailsForm(who: SignedIn, options: { action: string; values: Form; refusal?: Refusal | undefined; creating: boolean; rendered?: Form }): Html {
   const err = (name: string) => options.refusal?.fields.get(name);
   const v = options.values;
-  return html`<form method="post" action="${options.action}" class="panel">${options.creating ? '' : html`<h2>${t.pages.details}</h2>`}${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">
+  return html`<form method="post" action="${options.action}" class="panel">${options.creating ? '' : html`<h2>${t.pages.details}</h2>`}${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">${options.rendered ? originalField(options.rendered) : ''}
 ${options.creating ? field({ name: 'slug', label: t.pages.slug, value: v.slug, error: err('slug'), required: true }) : ''}
 ${field({ name: 'title', label: t.pages.pageTitle, value: v.title, error: err('title'), required: true })}
 ${textArea({ name: 'body', label: t.pages.body, value: v.body, error: err('body'), required: true })}
 ${select({ name: 'status', label: t.pages.status, value: v.status, error: err('status'), options: STATUSES })}
 <button type="submit">${t.save}</button></form>`;
+}
+
+/** A layout in the editor as the text a save compares: the input pages.set_layout would get. */
+function layoutText(sections: readonly FormNode[]): string {
+  return JSON.stringify(layoutInput(sections)).replaceAll('\\r\\n', '\\n');
 }
 
 function upsertInput(slug: string, body: Form): Record<string, unknown> {
@@ -89,14 +96,17 @@ ${pages.map((page) => html`<tr><td data-label="${p.pageTitle}"><a href="${pagePa
     return newPage(reply, who, body, refusalOf(outcome.problem));
   });
 
-  type EditOptions = { values?: Form; refusal?: Refusal; notice?: string; sections?: FormNode[]; layoutRefusal?: Refusal; unsaved?: boolean };
+  /** layoutVersion: the token the layout being edited was read with, kept while sections are added or moved unsaved. */
+  type EditOptions = { values?: Form; refusal?: Refusal; notice?: string; sections?: FormNode[]; layoutRefusal?: Refusal; unsaved?: boolean; layoutVersion?: string | undefined; layoutWas?: string | undefined };
 
   const editPage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, slug: string, options: EditOptions = {}) => {
     // The tool is the scope check and the 404; the row itself (its body) the page reads from shop/.
-    const layout = await readTool<Layout | null>(deps, request, who.actor, 'pages.get_layout', { slug });
+    const { record: layout, version } = await readVersioned<Layout | null>(deps, request, who.actor, 'pages.get_layout', { slug });
     const page = await findPage(deps.runtime.db, slug);
     const canWrite = hasScope(who.actor, 'pages:write');
-    const values = options.values ?? { title: page.title, body: page.body, status: page.status };
+    const rendered = { title: page.title, body: page.body, status: page.status };
+    const values = options.values ?? rendered;
+    const sections = options.sections ?? sectionsFromLayout(layout?.sections ?? []);
     const refusal = options.refusal ?? options.layoutRefusal;
     const p = t.pages;
     return sendAdminPage(reply, {
@@ -104,8 +114,9 @@ ${pages.map((page) => html`<tr><td data-label="${p.pageTitle}"><a href="${pagePa
       main: html`<h1>${page.title}</h1>${options.notice ? noticeBox(options.notice) : ''}${refusal ? problemBox(refusal.detail, refusal.resolution) : ''}
 <p>${p.slug}: ${page.slug} · ${p.status}: ${page.status} · ${p.layout}: ${layout ? `${layout.sections.length} ${p.hasLayout}` : '—'}</p>
 <p><a class="button secondary" href="${pagePath(page.slug, '/preview')}">${p.preview}</a> ${p.previewLead}</p>
-${canWrite ? html`${detailsForm(who, { action: pagePath(page.slug), values, creating: false, refusal: options.refusal })}
-${layoutEditor(who.viewer, { action: pagePath(page.slug, '/layout'), sections: options.sections ?? sectionsFromLayout(layout?.sections ?? []), unsaved: options.unsaved ?? false, stored: layout !== null, ...(options.layoutRefusal ? { refusal: options.layoutRefusal } : {}) })}
+${canWrite ? html`${detailsForm(who, { action: pagePath(page.slug), values, creating: false, refusal: options.refusal, rendered })}
+${layoutEditor(who.viewer, { action: pagePath(page.slug, '/layout'), sections, unsaved: options.unsaved ?? false, stored: layout !== null,
+  hidden: versionFields(options.layoutVersion ?? version, { layout: options.layoutWas ?? layoutText(sections) }), ...(options.layoutRefusal ? { refusal: options.layoutRefusal } : {}) })}
 <p><a class="button secondary" href="${pagePath(page.slug, '/delete')}">${p.delete}</a></p>`
     : html`<dl class="panel"><dt>${p.pageTitle}</dt><dd>${page.title}</dd><dt>${p.status}</dt><dd>${page.status}</dd><dt>${p.body}</dt><dd>${page.body}</dd></dl>`}`,
     }, refusal ? 422 : 200);
@@ -122,7 +133,12 @@ ${layoutEditor(who.viewer, { action: pagePath(page.slug, '/layout'), sections: o
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     const body = request.body;
-    const outcome = await callTool(deps, request, who.actor, 'pages.upsert', upsertInput(request.params.slug, body), idempotencyKeyOf(body));
+    const original = postedOriginal(body);
+    const input = upsertInput(request.params.slug, body);
+    if (original && Object.keys(changedOnly(input, upsertInput(request.params.slug, original))).length === 0) {
+      return reply.redirect(`${pagePath(request.params.slug)}?done=unchanged`, 303);
+    }
+    const outcome = await callTool(deps, request, who.actor, 'pages.upsert', input, idempotencyKeyOf(body));
     if (outcome.ok) return reply.redirect(`${pagePath(request.params.slug)}?done=saved`, 303);
     return editPage(request, reply, who, request.params.slug, { values: body, refusal: refusalOf(outcome.problem) });
   });
@@ -134,13 +150,19 @@ ${layoutEditor(who.viewer, { action: pagePath(page.slug, '/layout'), sections: o
     const body = request.body;
     const op = parseOp(body);
     const sections = sectionsFromForm(body);
+    const version = postedVersion(body);
+    // The layout the editor was opened with, carried unchanged while sections are added or moved.
+    const layoutWas = postedOriginal(body)?.layout;
     if (op && op.kind !== 'save' && op.kind !== 'clear') {
-      return editPage(request, reply, who, slug, { sections: applyOp(sections, op), unsaved: true });
+      return editPage(request, reply, who, slug, { sections: applyOp(sections, op), unsaved: true, layoutVersion: version, layoutWas });
     }
+    if (op?.kind !== 'clear' && layoutWas === layoutText(sections)) return reply.redirect(`${pagePath(slug)}?done=unchanged#layout-title`, 303);
     const layout = op?.kind === 'clear' ? null : layoutInput(sections);
-    const outcome = await callTool(deps, request, who.actor, 'pages.set_layout', { slug, layout }, idempotencyKeyOf(body));
+    const outcome = await callTool(deps, request, who.actor, 'pages.set_layout', { slug, layout }, idempotencyKeyOf(body), { ifMatch: version });
     if (outcome.ok) return reply.redirect(`${pagePath(slug)}?done=${layout ? 'layout' : 'cleared'}#layout-title`, 303);
-    return editPage(request, reply, who, slug, { sections, unsaved: true, layoutRefusal: refusalOf(outcome.problem) });
+    // On a conflict the editor keeps the person's sections with the fresh token: saving again replaces the page's layout.
+    const layoutRefusal = isConflict(outcome) ? { detail: t.conflict.title, resolution: t.conflict.layout, fields: new Map<string, string>() } : refusalOf(outcome.problem);
+    return editPage(request, reply, who, slug, { sections, unsaved: true, layoutRefusal });
   });
 
   confirmRoute<{ slug: string }>(app, deps, {

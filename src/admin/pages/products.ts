@@ -5,7 +5,7 @@ import type { Html } from '../../edge/html/template.ts';
 import type { AppDeps } from '../../deps.ts';
 import { readSettings } from '../../shop/settings.ts';
 import { fieldLabel } from '../activity-words.ts';
-import { callTool, formKey, idempotencyKeyOf, readRecord, readTool, refusalOf } from '../call.ts';
+import { callTool, formKey, idempotencyKeyOf, readTool, readVersioned, refusalOf } from '../call.ts';
 import type { Refusal } from '../call.ts';
 import { changedFields, drawnFields, drawnOf, fieldsThatDiffer } from '../edit-form.ts';
 import type { Drawn } from '../edit-form.ts';
@@ -139,7 +139,7 @@ ${products.map((product) => html`<tr><td data-label="${t.products.name}"><a href
   type EditOptions = { values?: Form; refusal?: Refusal; notice?: string; warnings?: string[]; conflict?: { typed: Form; entries: readonly AuditEntry[] } };
 
   const editPage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, slug: string, options: EditOptions = {}) => {
-    const { result: product, version } = await readRecord<Product>(deps, request, who.actor, 'products.get', { slug });
+    const { record: product, version } = await readVersioned<Product>(deps, request, who.actor, 'products.get', { slug });
     const { currency } = await readSettings(deps.runtime.db);
     const canWrite = hasScope(who.actor, 'products:write');
     const current = formOf(product, currency);
@@ -234,7 +234,7 @@ ${productForm(who, { action: '/admin/products/new', values: options.values ?? {}
     if (Object.keys(patch).length === 0 && adjustment === undefined) return reply.redirect(`/admin/products/${encodeURIComponent(slug)}?done=unchanged`, 303);
 
     if (Object.keys(patch).length > 0) {
-      const outcome = await callTool(deps, request, who.actor, 'products.update', { slug, patch }, idempotencyKeyOf(body), { ifMatch: drawn.version ? [drawn.version] : undefined });
+      const outcome = await callTool(deps, request, who.actor, 'products.update', { slug, patch }, idempotencyKeyOf(body), { ifMatch: drawn.version });
       if (!outcome.ok && outcome.problem.code === 'precondition_failed') {
         return editPage(request, reply, who, slug, { conflict: { typed: body, entries: await changesAfter(request, who, slug, drawn.readAt) } });
       }

@@ -3,21 +3,24 @@ import { hasScope } from '../../access/actor.ts';
 import { html, link } from '../../edge/html/template.ts';
 import type { Html } from '../../edge/html/template.ts';
 import type { AppDeps } from '../../deps.ts';
-import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
+import { callTool, formKey, idempotencyKeyOf, readTool, readVersioned, refusalOf } from '../call.ts';
 import type { Refusal } from '../call.ts';
 import { actByTool, confirmRoute } from '../confirm.ts';
+import { conflictBox, isConflict, latestChanges } from '../conflict.ts';
+import type { Conflict } from '../conflict.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { checkbox, field, filled, lines, select, textArea, wholeNumber } from '../fields.ts';
 import { formatDate } from '../format.ts';
 import { signedIn } from '../session.ts';
 import type { SignedIn } from '../session.ts';
 import { t } from '../strings.ts';
+import { changedOnly, postedOriginal, postedVersion, versionFields } from '../versioned-form.ts';
 
 type Summary = { slug: string; title: string; priceString: string | null; status: string; showInNav: boolean; navOrder: number; publicUrl: string; updatedAt: string };
-type Service = Summary & { body: string; shortDescription: string | null; heroImage: string | null; features: string[] };
+type Service = Summary & { id: string; body: string; shortDescription: string | null; heroImage: string | null; features: string[] };
 type Form = Record<string, string>;
 
-const DONE: Record<string, string> = { created: t.services.created, saved: t.services.saved, deleted: t.services.deleted };
+const DONE: Record<string, string> = { created: t.services.created, saved: t.services.saved, deleted: t.services.deleted, unchanged: t.unchanged };
 const STATUSES = [{ value: 'published', label: t.pages.published }, { value: 'draft', label: t.pages.draft }];
 
 /**
@@ -46,21 +49,36 @@ function formOf(service: Service): Form {
   };
 }
 
-function serviceForm(who: SignedIn, options: { action: string; values: Form; refusal?: Refusal; creating: boolean }): Html {
+const LABELS: Record<string, string> = {
+  title: t.services.serviceTitle, shortDescription: t.services.shortDescription, priceString: t.services.priceString, heroImage: t.services.heroImage,
+  body: t.services.body, features: t.services.features, navOrder: t.services.navOrder, status: t.services.status, showInNav: t.services.showInNav,
+};
+
+/** A field's saved value as the conflict form shows it beside the person's. */
+function shownValue(name: string, rendered: Form): string {
+  if (name === 'showInNav') return rendered.showInNav === 'on' ? t.discounts.yes : t.discounts.no;
+  if (name === 'features') return (rendered.features ?? '').split('\n').join(', ');
+  return rendered[name] ?? '';
+}
+
+type Editing = { version: string; rendered: Form; notes: Map<string, string> };
+
+function serviceForm(who: SignedIn, options: { action: string; values: Form; refusal?: Refusal; creating: boolean; editing?: Editing }): Html {
   const err = (name: string) => options.refusal?.fields.get(name) ?? options.refusal?.fields.get(`patch.${name}`);
+  const note = (name: string) => options.editing?.notes.get(name);
   const featureError = [...(options.refusal?.fields ?? [])].find(([path]) => /(^|\.)features/.test(path))?.[1];
   const v = options.values;
   const s = t.services;
-  return html`<form method="post" action="${options.action}" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">
-${field({ name: 'title', label: s.serviceTitle, value: v.title, error: err('title'), required: true })}
+  return html`<form method="post" action="${options.action}" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">${options.editing ? versionFields(options.editing.version, options.editing.rendered) : ''}
+${field({ name: 'title', label: s.serviceTitle, value: v.title, error: err('title'), note: note('title'), required: true })}
 ${options.creating ? field({ name: 'slug', label: s.slug, value: v.slug, error: err('slug') }) : ''}
-${field({ name: 'shortDescription', label: s.shortDescription, value: v.shortDescription, error: err('shortDescription') })}
-${field({ name: 'priceString', label: s.priceString, value: v.priceString, error: err('priceString') })}
-${field({ name: 'heroImage', label: s.heroImage, type: 'url', value: v.heroImage, error: err('heroImage') })}
-${textArea({ name: 'body', label: s.body, value: v.body, error: err('body'), required: true })}
-${textArea({ name: 'features', label: s.features, value: v.features, error: featureError })}
-${field({ name: 'navOrder', label: s.navOrder, type: 'number', value: v.navOrder, error: err('navOrder') })}
-${select({ name: 'status', label: s.status, value: v.status, error: err('status'), options: STATUSES })}
+${field({ name: 'shortDescription', label: s.shortDescription, value: v.shortDescription, error: err('shortDescription'), note: note('shortDescription') })}
+${field({ name: 'priceString', label: s.priceString, value: v.priceString, error: err('priceString'), note: note('priceString') })}
+${field({ name: 'heroImage', label: s.heroImage, type: 'url', value: v.heroImage, error: err('heroImage'), note: note('heroImage') })}
+${textArea({ name: 'body', label: s.body, value: v.body, error: err('body'), note: note('body'), required: true })}
+${textArea({ name: 'features', label: s.features, value: v.features, error: featureError, note: note('features') })}
+${field({ name: 'navOrder', label: s.navOrder, type: 'number', value: v.navOrder, error: err('navOrder'), note: note('navOrder') })}
+${select({ name: 'status', label: s.status, value: v.status, error: err('status'), note: note('status'), options: STATUSES })}
 ${checkbox({ name: 'showInNav', label: s.showInNav, checked: v.showInNav === 'on' })}
 <button type="submit">${t.save}</button></form>`;
 }
@@ -107,17 +125,29 @@ ${services.map((service) => html`<tr><td data-label="${s.serviceTitle}"><a href=
     return newPage(reply, who, body, refusalOf(outcome.problem));
   });
 
-  const editPage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, slug: string, options: { values?: Form; refusal?: Refusal; notice?: string } = {}) => {
-    const service = await readTool<Service>(deps, request, who.actor, 'services.get', { slug });
+  const editPage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, slug: string, options: { values?: Form; refusal?: Refusal; notice?: string; conflict?: boolean } = {}) => {
+    const { record: service, version } = await readVersioned<Service>(deps, request, who.actor, 'services.get', { slug });
     const canWrite = hasScope(who.actor, 'pages:write');
+    const rendered = formOf(service);
+    const conflict = options.conflict ? await conflictWith(request, who, service, options.values ?? rendered) : undefined;
+    const notes = new Map((conflict?.fields ?? []).map(({ name }) => [name, t.conflict.now(shownValue(name, rendered))]));
     return sendAdminPage(reply, {
       title: service.title, current: 'services', viewer: who.viewer,
-      main: html`<h1>${service.title}</h1>${options.notice ? noticeBox(options.notice) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
+      main: html`<h1>${service.title}</h1>${options.notice ? noticeBox(options.notice) : ''}${conflict ? conflictBox(conflict, timeZone) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
 <p>${t.services.slugShown}: ${service.slug} · ${link(service.publicUrl, service.publicUrl)}</p>
-${canWrite ? html`${serviceForm(who, { action: path(service.slug), values: options.values ?? formOf(service), creating: false, ...(options.refusal ? { refusal: options.refusal } : {}) })}
+${canWrite ? html`${serviceForm(who, { action: path(service.slug), values: options.values ?? rendered, creating: false, editing: { version, rendered, notes }, ...(options.refusal ? { refusal: options.refusal } : {}) })}
 <p><a class="button secondary" href="${path(service.slug, '/delete')}">${t.services.delete}</a></p>`
-    : html`<dl class="panel">${Object.entries(formOf(service)).map(([name, value]) => html`<dt>${name}</dt><dd>${value || '—'}</dd>`)}</dl>`}`,
-    }, options.refusal ? 422 : 200);
+    : html`<dl class="panel">${Object.entries(rendered).map(([name, value]) => html`<dt>${name}</dt><dd>${value || '—'}</dd>`)}</dl>`}`,
+    }, conflict ? 409 : options.refusal ? 422 : 200);
+  };
+
+  /** The fields where what the person sent differs from the service as it is now, and who changed it lately. */
+  const conflictWith = async (request: FastifyRequest, who: SignedIn, service: Service, typed: Form): Promise<Conflict> => {
+    const differing = Object.keys(changedOnly(serviceFields(typed), serviceFields(formOf(service))));
+    return {
+      fields: Object.keys(LABELS).filter((name) => differing.includes(name)).map((name) => ({ name, label: LABELS[name] ?? name })),
+      latest: await latestChanges(deps, request, who.actor, service.id),
+    };
   };
 
   app.get<{ Params: { slug: string }; Querystring: { done?: string } }>('/admin/services/:slug', async (request, reply) => {
@@ -131,8 +161,13 @@ ${canWrite ? html`${serviceForm(who, { action: path(service.slug), values: optio
     const who = await signedIn(deps, request, reply);
     if (!who) return reply;
     const body = request.body;
-    const outcome = await callTool(deps, request, who.actor, 'services.update', { slug: request.params.slug, patch: serviceFields(body) }, idempotencyKeyOf(body));
+    const original = postedOriginal(body);
+    // Only what the person changed goes in the patch: a field they left alone never overwrites someone else's change.
+    const patch = changedOnly(serviceFields(body), original && serviceFields(original));
+    if (Object.keys(patch).length === 0) return reply.redirect(`${path(request.params.slug)}?done=unchanged`, 303);
+    const outcome = await callTool(deps, request, who.actor, 'services.update', { slug: request.params.slug, patch }, idempotencyKeyOf(body), { ifMatch: postedVersion(body) });
     if (outcome.ok) return reply.redirect(`${path(request.params.slug)}?done=saved`, 303);
+    if (isConflict(outcome)) return editPage(request, reply, who, request.params.slug, { values: body, conflict: true });
     return editPage(request, reply, who, request.params.slug, { values: body, refusal: refusalOf(outcome.problem) });
   });
 
