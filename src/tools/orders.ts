@@ -120,8 +120,8 @@ export const refundOrderTool = defineTool({
     orderId: Id,
     status: OrderStatus,
     amount: Oere,
-    refundedDkk: Oere.meta({ description: 'øre refunded in all.' }),
-    remainingDkk: Oere.meta({ description: 'øre still refundable.' }),
+    refundedDkk: money(z.int(), 'refunded in all, this refund included.', 24900),
+    remainingDkk: money(z.int(), 'still refundable.', 20000),
     restocked: RestockedLines,
   }),
   async handler(input, ctx) {
