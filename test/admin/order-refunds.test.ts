@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { amountText, parseAmount } from '../../src/admin/refund-amount.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { placeOrder, stockOf } from '../helpers/commerce.ts';
@@ -19,33 +18,20 @@ function hidden(body: string): Record<string, string> {
   return Object.fromEntries([...body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1]!, match[2]!]));
 }
 
-describe('the refund amount typed in the console', () => {
-  it('reads 1249, 1249,50 and 1.249,50 in the shop currency, and nothing else', () => {
-    expect(parseAmount('1249', 'DKK')).toBe(124900);
-    expect(parseAmount('1249,50', 'DKK')).toBe(124950);
-    expect(parseAmount(' 1.249,5 ', 'DKK')).toBe(124950);
-    expect(parseAmount('12.49', 'DKK')).toBeUndefined();
-    expect(parseAmount('1,2,3', 'DKK')).toBeUndefined();
-    expect(parseAmount('-5', 'DKK')).toBeUndefined();
-    expect(parseAmount('1249', 'JPY')).toBe(1249);
-    expect(amountText(124905, 'DKK')).toBe('1249,05');
-  });
-});
-
 describe('refunding an order in the console', () => {
   it('asks to confirm "Refund … to <customer> for order <number>?", then refunds and lists the refund in the history', async () => {
     const { orderId, product } = await placeOrder(t, { quantity: 2, checkout: { email: 'karen@example.dk' } });
     await t.call('orders.update_status', { orderId, status: 'paid' }, master);
     const form = await page(t.app, cookie, `/admin/orders/${orderId}`);
     // Prefilled with everything left to refund: 2 × 200 kr + 49 kr shipping.
-    expect(form.response.body).toContain('<input id="field-amount" name="amount" type="text" value="449,00" required>');
+    expect(form.response.body).toContain('<input id="field-amount" name="amount" type="text" inputmode="decimal" value="449.00" required>');
     expect(form.response.body).toContain('Put the items back in stock');
 
     const confirm = await post(t.app, form.cookie, `/admin/orders/${orderId}/refund/confirm`, {
       _csrf: form.csrf ?? '', amount: '1.24,00', reason: '',
     });
     expect(confirm.statusCode).toBe(422);
-    expect(confirm.body).toContain('Write an amount such as 1249, 1249,50 or 1.249,50.');
+    expect(confirm.body).toContain('&quot;1.24,00&quot; is not an amount.');
 
     const asked = await post(t.app, form.cookie, `/admin/orders/${orderId}/refund/confirm`, {
       _csrf: form.csrf ?? '', amount: '124,50', restock: 'on', reason: 'Skår i glasset',
@@ -64,7 +50,7 @@ describe('refunding an order in the console', () => {
     const after = await page(t.app, cookie, `/admin/orders/${orderId}`);
     expect(after.response.body).toContain('title="partial_refund"');
     expect(after.response.body).toMatch(/<li>[^<]+ · owner@shop\.dk \(owner\) · Refund DKK\u00a0124\.50 · Skår i glasset · items back in stock<\/li>/);
-    expect(after.response.body).toContain('value="324,50"');
+    expect(after.response.body).toContain('value="324.50"');
     // The same confirmation sent twice refunds once.
     await post(t.app, form.cookie, `/admin/orders/${orderId}/refund`, { ...fields, _csrf: form.csrf ?? '' });
     expect((await t.call('orders.get', { orderId }, master)).body.result.refunds).toHaveLength(1);

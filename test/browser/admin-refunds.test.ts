@@ -19,10 +19,10 @@ describe.skipIf(MISSING)('refunding an order in a browser', () => {
     const page = await shop.signedIn('olga@shop.dk');
     try {
       await page.goto(`${shop.origin()}/admin/orders/${orderId}`);
-      expect(await page.getByLabel('Amount (DKK)').inputValue()).toBe('449,00');
+      expect(await page.getByLabel('Amount (DKK)').inputValue()).toBe('449.00');
       await page.getByLabel('Amount (DKK)').fill('1.24,00');
       await page.getByRole('button', { name: 'Continue to confirm' }).click();
-      expect(await page.locator('.error').first().textContent()).toContain('Write an amount such as');
+      expect(await page.locator('.error').first().textContent()).toContain('"1.24,00" is not an amount.');
       await page.getByLabel('Amount (DKK)').fill('124,50');
       await page.getByLabel('Put the items back in stock').check();
       await page.getByLabel('Reason (optional)').fill('Skår i glasset');
@@ -33,7 +33,7 @@ describe.skipIf(MISSING)('refunding an order in a browser', () => {
       await page.getByRole('button', { name: 'Refund', exact: true }).click();
       await page.waitForURL(/done=1/);
       expect(await page.locator('main').textContent()).toContain('Refund DKK\u00a0124.50 · Skår i glasset · items back in stock');
-      expect(await page.getByLabel('Amount (DKK)').inputValue()).toBe('324,50');
+      expect(await page.getByLabel('Amount (DKK)').inputValue()).toBe('324.50');
     } finally {
       await page.close();
     }

@@ -14,7 +14,7 @@ import { actByTool, confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { checkbox, field, filled } from '../fields.ts';
 import { formatDate, formatDay, formatMoney } from '../format.ts';
-import { amountText, parseAmount } from '../refund-amount.ts';
+import { formatMoneyInput, parseMoneyInput } from '../money-input.ts';
 import { signedIn } from '../session.ts';
 import type { SignedIn } from '../session.ts';
 import { t } from '../strings.ts';
@@ -87,7 +87,7 @@ function refundForm(order: OrderRecord, who: SignedIn, typed: StatusBody, refusa
   const left = refundable(order);
   return html`<section class="panel"><h2>${t.orders.refund}</h2><p>${t.orders.refundLead(formatMoney(left, order.currency))}</p>
 <form method="post" action="/admin/orders/${order.id}/refund/confirm">${csrfField(who.viewer)}
-${field({ name: 'amount', label: t.orders.refundAmount(order.currency), value: typed.amount ?? amountText(left, order.currency), error: refusal?.fields.get('amount'), required: true })}
+${field({ name: 'amount', label: t.orders.refundAmount(order.currency), value: typed.amount ?? formatMoneyInput(left, order.currency), inputMode: 'decimal', error: refusal?.fields.get('amount'), required: true })}
 ${checkbox({ name: 'restock', label: t.orders.restock, checked: typed.restock === 'on' })}
 ${field({ name: 'reason', label: t.orders.refundReason, value: typed.reason, error: refusal?.fields.get('reason') })}
 <button type="submit">${t.orders.refundNext}</button></form></section>`;
@@ -205,11 +205,14 @@ ${canWrite ? html`<section><h2>${t.orders.move}</h2>${statusForms(order, version
     if (!who) return reply;
     const body = request.body;
     const order = await readTool<OrderRecord>(deps, request, who.actor, 'orders.get', { orderId: request.params.id });
-    const amount = parseAmount(body.amount ?? '', order.currency);
-    if (amount === undefined || amount <= 0) {
-      const refusal: Refusal = { detail: t.orders.amountInvalid, resolution: t.orders.amountInvalid, fields: new Map([['amount', t.orders.amountInvalid]]) };
+    // The one reading of a typed amount (money-input.ts); a refund is more than nothing.
+    const parsed = parseMoneyInput(body.amount ?? '', order.currency);
+    if (!parsed.ok || parsed.minor <= 0) {
+      const message = parsed.ok ? t.orders.amountInvalid : parsed.error;
+      const refusal: Refusal = { detail: message, resolution: t.orders.amountInvalid, fields: new Map([['amount', message]]) };
       return detail(request, reply, who, order.id, { typed: body, refusal });
     }
+    const amount = parsed.minor;
     const reason = filled(body, 'reason');
     const number = order.id.slice(0, 8);
     return sendAdminPage(reply, {
