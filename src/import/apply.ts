@@ -1,5 +1,5 @@
 import type { Db } from '../db/client.ts';
-import { importCurrency, importDiscounts, importProducts } from './catalog.ts';
+import { importCurrency, importDiscounts, importProducts, importSearchWords } from './catalog.ts';
 import type { ImportRows } from './files.ts';
 import type { ImportProblem, ReadResult } from './read-files.ts';
 import { ImportRun } from './run.ts';
@@ -50,6 +50,7 @@ export async function applyImport(db: Db, rows: ImportRows, options: ImportOptio
       await importShippingRates(run, rows['shipping_rates.csv']);
       await importPromotions(run, rows['promotions.csv']);
       await importCustomers(run, rows['customers.csv'], rows['addresses.csv']);
+      await importSearchWords(run, rows['search_words.csv']);
       if (run.problems.length > 0) throw new ImportRejected(run.problems);
       if (options.dryRun) throw new DryRunDone(run.counts);
       return run.counts;

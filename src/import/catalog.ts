@@ -4,6 +4,7 @@ import { slugify } from '../domain/slugify.ts';
 import { normalizeCode } from '../schema/discount.ts';
 import { Slug } from '../schema/common.ts';
 import { PRODUCT_COLUMNS } from '../shop/product-read.ts';
+import { SearchVocabulary } from '../shop/search-vocabulary.ts';
 import { readSettings, writeSetting } from '../shop/settings.ts';
 import type { ImportRows } from './files.ts';
 import { batches } from './pace.ts';
@@ -23,6 +24,41 @@ export async function importCurrency(run: ImportRun, code: string): Promise<void
   const { before, after } = await writeSetting(run.db, { key: 'currency', value: code, now: run.now });
   await run.audit('settings', 'currency', before, after);
   run.count('currency', before ? 'updated' : 'created');
+}
+
+/**
+ * search_words.csv is the shop's whole search vocabulary (the setting searchVocabulary): its rows replace the
+ * words the shop had, in one audited settings change that audit.revert undoes, as settings.update would make it.
+ * An import without the file leaves the vocabulary alone.
+ */
+export async function importSearchWords(run: ImportRun, rows: ImportRows['search_words.csv']): Promise<void> {
+  const [first] = rows;
+  if (!first) return;
+  const words: Record<string, string[]> = {};
+  const ignore: string[] = [];
+  for (const { row } of rows) {
+    if (row.means.length === 0) ignore.push(row.word);
+    else words[row.word] = row.means;
+  }
+  const vocabulary = SearchVocabulary.safeParse({ words, ignore });
+  if (!vocabulary.success) {
+    run.problem('search_words.csv', first.line, vocabulary.error.issues.map((issue) => issue.message).join('; '));
+    return;
+  }
+  const current = (await readSettings(run.db)).searchVocabulary;
+  if (sameVocabulary(current, vocabulary.data)) {
+    run.count('search_words.csv', 'unchanged');
+    return;
+  }
+  const { before, after } = await writeSetting(run.db, { key: 'searchVocabulary', value: vocabulary.data, now: run.now });
+  await run.audit('settings', 'searchVocabulary', before, after);
+  run.count('search_words.csv', before ? 'updated' : 'created');
+}
+
+/** The same words, catalog words and ignored words, whatever order the stored document keeps its keys in. */
+function sameVocabulary(a: SearchVocabulary, b: SearchVocabulary): boolean {
+  const canonical = (v: SearchVocabulary) => JSON.stringify([Object.entries(v.words).sort(([x], [y]) => (x < y ? -1 : 1)), [...v.ignore].sort()]);
+  return canonical(a) === canonical(b);
 }
 
 /** A visible category by slug, created (title-cased from the slug) when the shop has none. */

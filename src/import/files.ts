@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Email, ImageUrl } from '../schema/common.ts';
+import { VocabularyPhrase, VocabularyWord } from '../shop/search-vocabulary.ts';
 
 /**
  * The CSV files `butik import` knows, by name, with one row schema each. The columns are those of the UCP
@@ -94,6 +95,16 @@ export const AddressRow = z.object({
   country: countryCode,
 });
 
+/**
+ * A word or phrase of the shop's search vocabulary and the catalog words it also matches, separated by ";"
+ * ("blue light;blålys;blålysbriller" is three cells); a word with none is one the search ignores.
+ */
+export const SearchWordRow = z.object({
+  word: VocabularyPhrase,
+  means: z.string().optional().transform((cell) => (cell ?? '').split(';').map((part) => part.trim()).filter(Boolean))
+    .pipe(z.array(VocabularyWord).max(10, 'at most 10 catalog words')),
+});
+
 /** In the order they are written: rows may refer to rows of files before them (inventory to products …). */
 export const IMPORT_FILES = {
   'products.csv': ProductRow,
@@ -103,6 +114,7 @@ export const IMPORT_FILES = {
   'promotions.csv': PromotionRow,
   'customers.csv': CustomerRow,
   'addresses.csv': AddressRow,
+  'search_words.csv': SearchWordRow,
 } as const;
 
 export type ImportFileName = keyof typeof IMPORT_FILES;

@@ -14,15 +14,15 @@ import { z } from 'zod';
 /** The longest phrase a vocabulary may map, in words. */
 export const LONGEST_PHRASE = 3;
 
-const Word = z.string().trim().toLowerCase().min(1).max(60)
+export const VocabularyWord = z.string().trim().toLowerCase().min(1).max(60)
   .regex(/^[\p{L}\p{N}]+(?:[ '-][\p{L}\p{N}]+)*$/u, 'letters and digits, words separated by single spaces, hyphens or apostrophes');
-const Phrase = Word.refine((phrase) => phrase.split(' ').length <= LONGEST_PHRASE, `at most ${LONGEST_PHRASE} words`);
+export const VocabularyPhrase = VocabularyWord.refine((phrase) => phrase.split(' ').length <= LONGEST_PHRASE, `at most ${LONGEST_PHRASE} words`);
 
 export const SearchVocabulary = z.strictObject({
-  words: z.record(Phrase, z.array(Word).min(1).max(10))
+  words: z.record(VocabularyPhrase, z.array(VocabularyWord).min(1).max(10))
     .refine((words) => Object.keys(words).length <= 2000, 'at most 2000 words or phrases')
     .meta({ description: 'A word or phrase (up to three words) → the catalog words it also matches, e.g. {"black": ["sort"]}.' }),
-  ignore: z.array(Word).max(500)
+  ignore: z.array(VocabularyWord).max(500)
     .meta({ description: 'Words a search leaves out ("for", "frame"), unless nothing else is left.' }),
 }).meta({ description: 'The shop\'s search vocabulary (empty for a new shop): shoppers\' words → the catalog\'s words, and words a search ignores.' });
 export type SearchVocabulary = z.infer<typeof SearchVocabulary>;
