@@ -98,7 +98,7 @@ export async function seedCatalog(url: string, catalog: Catalog, options: SeedOp
 /** The catalog (and orders) through a connection of either kind; the embedded footprint seeds PGlite with it. */
 export async function fillCatalog(client: SqlClient, catalog: Catalog, options: SeedOptions): Promise<void> {
   await client.query('set synchronous_commit = off');
-  await client.query(`truncate table ucp_webhook_outbox, ucp_payment_actions, ucp_orders, ucp_checkout_sessions, ucp_carts, order_items, orders, cart_items,
+  await client.query(`truncate table ucp_webhook_outbox, ucp_payment_actions, ucp_orders, ucp_checkout_sessions, ucp_carts, order_refunds, order_items, orders, cart_items,
     carts, products, categories, discounts, audit_entries, idempotency_keys, api_keys`);
 
   // The eyewear shop's words, as the demo shop has them: the bench searches in English as agents do.
