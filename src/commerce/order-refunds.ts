@@ -18,9 +18,9 @@ export type RestockedLine = { productId: string; quantity: number };
 
 type RefundRow = typeof orderRefunds.$inferSelect;
 
-/** An order's refunds, oldest first. */
+/** An order's refunds, first to last. */
 export async function refundsOf(db: Queryable, orderId: string): Promise<RefundRow[]> {
-  return db.select().from(orderRefunds).where(eq(orderRefunds.orderId, orderId)).orderBy(asc(orderRefunds.createdAt), asc(orderRefunds.id));
+  return db.select().from(orderRefunds).where(eq(orderRefunds.orderId, orderId)).orderBy(asc(orderRefunds.number));
 }
 
 export function toRefundRecord(row: RefundRow): z.input<typeof OrderRefund> {
@@ -73,7 +73,7 @@ export async function refundOrder(ctx: ToolContext, input: RefundRequest) {
     if (!row) throw new Error(`order ${before.id} names product ${line.productId}, which is gone`);
   }
   const [refund] = await db.insert(orderRefunds).values({
-    orderId: before.id, amount, restocked, reason: input.reason ?? null, createdAt: now,
+    orderId: before.id, number: earlier.length + 1, amount, restocked, reason: input.reason ?? null, createdAt: now,
     actorKind: ctx.actor.kind, actorName: actorName(ctx.actor), actorKeyId: ctx.actor.kind === 'key' ? ctx.actor.keyId : null,
   }).returning();
   if (!refund) throw new Error('refund insert returned no row');

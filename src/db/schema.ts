@@ -319,8 +319,13 @@ export const orderRefunds = pgTable('order_refunds', {
   actorKind: text('actor_kind', { enum: ['master', 'key', 'cli', 'anonymous', 'staff'] }).notNull(),
   actorName: text('actor_name').notNull(),
   actorKeyId: text('actor_key_id'),
+  /**
+   * 1 for an order's first refund, then 2, 3…: taken under the order's row lock, so it orders an order's refunds
+   * even when two share a millisecond (a clock never does that job alone).
+   */
+  number: integer('number').notNull(),
   createdAt: createdAt(),
-}, (t) => [index('order_refunds_order_idx').on(t.orderId, t.createdAt)]);
+}, (t) => [uniqueIndex('order_refunds_order_number_idx').on(t.orderId, t.number)]);
 
 export const auditEntries = pgTable('audit_entries', {
   id: id(),
