@@ -50,6 +50,9 @@ export const categories = pgTable('categories', {
   deletedAt: at('deleted_at'),
 });
 
+/** The units at or below which a product counts as low on stock (the console's overview lists it). */
+export const LOW_STOCK_UNITS = 5;
+
 /** Stored with fillfactor 90 (drizzle/0002_search_indexes.sql), so stock updates at checkout can be HOT updates. */
 export const products = pgTable('products', {
   id: id(),
@@ -97,6 +100,12 @@ export const products = pgTable('products', {
    * products_visible_newest_idx, so a search for name words walks that index without reading table rows.
    */
   nameVector: tsvector('name_vector').generatedAlwaysAs(sql`to_tsvector('simple', ${searchable('name')})`),
+  /**
+   * Whether the product is down to LOW_STOCK_UNITS or fewer, for the console's low-stock panel through
+   * products_low_stock_idx. An index on `stock` itself would turn every checkout's stock decrement into a full
+   * update of all the table's indexes (no HOT update); this flag changes only when stock crosses the line.
+   */
+  lowStock: boolean('low_stock').generatedAlwaysAs(sql`stock <= ${sql.raw(String(LOW_STOCK_UNITS))}`),
 }, (t) => [
   index('products_search_idx').using('gin', t.searchVector),
   index('products_name_search_idx').using('gin', t.nameVector),
@@ -111,6 +120,8 @@ export const products = pgTable('products', {
   index('products_brand_idx').on(sql`lower(${t.brand})`, ...newestFirst(t)),
   index('products_frame_color_idx').on(sql`lower(${t.frameColor})`, ...newestFirst(t)),
   index('products_lens_color_idx').on(sql`lower(${t.lensColor})`, ...newestFirst(t)),
+  // Partial on the flag, which only a crossing of the line changes: the few low products, none of the rest.
+  index('products_low_stock_idx').on(t.lowStock).where(sql`${t.lowStock} and ${t.deletedAt} is null`),
   index('products_price_idx').on(t.priceDkk).where(sql`${t.deletedAt} is null`),
   index('products_featured_idx').on(t.featured, ...newestFirst(t)).where(sql`${t.deletedAt} is null`),
 ]);

@@ -13,14 +13,14 @@ import { rowVersion, versionToken } from './record-version.ts';
  */
 
 const {
-  searchVector: _searchVector, nameVector: _nameVector, searchCategory: _searchCategory, ...storedColumns
+  searchVector: _searchVector, nameVector: _nameVector, searchCategory: _searchCategory, lowStock: _lowStock, ...storedColumns
 } = getTableColumns(products);
 /**
- * Every product column but what search derives from the others (the two generated tsvectors and the trigger-kept
- * copy of the category's name), which writes and snapshots never need.
+ * Every product column but what the database derives from the others (the two generated tsvectors, the trigger-kept
+ * copy of the category's name and the low-stock flag), which writes and snapshots never need.
  */
 export const PRODUCT_COLUMNS = storedColumns;
-export type ProductRow = Omit<typeof products.$inferSelect, 'searchVector' | 'nameVector' | 'searchCategory'>;
+export type ProductRow = Omit<typeof products.$inferSelect, 'searchVector' | 'nameVector' | 'searchCategory' | 'lowStock'>;
 
 /**
  * What a reader sees of a product: the sellable facts, not the answer-engine content or the bookkeeping. Catalog

@@ -28,6 +28,34 @@ describe('the overview and activity pages', () => {
     expect(overview.response.body).toContain(`<a href="/admin/orders/${orderId}">Order ${orderId.slice(0, 8)}</a> · https://agent.example/webhooks · status 503 (12)`);
   });
 
+  it('lists the visible products at 5 units or fewer under Low stock, fewest first, and follows stock as it moves', async () => {
+    await t.call('categories.upsert', { slug: 'frames', name: 'Frames' }, master);
+    const create = (slug: string, stock: number) => t.call('products.create', {
+      slug, name: slug.replace('-', ' '), description: 'Et par briller.', priceDkk: 10000, stock, categorySlug: 'frames',
+    }, master);
+    for (const [slug, stock] of [['low-three', 3], ['low-none', 0], ['plenty-ten', 10], ['low-gone', 1]] as const) {
+      const made = await create(slug, stock);
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+    }
+    expect((await t.call('products.delete', { slug: 'low-gone', confirm: true }, master)).status).toBe(200);
+    const panel = async () => {
+      const body = (await page(t.app, cookie, '/admin/overview')).response.body;
+      const start = body.indexOf('<h2>Low stock</h2>');
+      return body.slice(start, body.indexOf('</section>', start));
+    };
+    const before = await panel();
+    expect(before.indexOf('low-none')).toBeGreaterThan(-1);
+    expect(before.indexOf('low-none')).toBeLessThan(before.indexOf('low-three'));
+    expect(before).not.toContain('plenty-ten');
+    expect(before).not.toContain('low-gone');
+
+    expect((await t.call('products.adjust_stock', { slug: 'plenty-ten', by: -5 }, master)).status).toBe(200);
+    expect((await t.call('products.adjust_stock', { slug: 'low-three', by: 3 }, master)).status).toBe(200);
+    const after = await panel();
+    expect(after).toContain('plenty-ten');
+    expect(after).not.toContain('low-three');
+  });
+
   it('names what an entry changed as a person knows it, with field labels and statuses in words', async () => {
     await t.call('categories.upsert', { slug: 'readers', name: 'Readers' }, master);
     expect((await t.call('products.create', {

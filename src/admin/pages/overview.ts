@@ -15,7 +15,6 @@ import type { AuditEntry } from './activity.ts';
 import type { OrderSummary } from './orders.ts';
 
 type Summary = { orderCount: number; revenueDkk: number };
-const LOW_STOCK = 5;
 /** Orders a person has to act on: paid and waiting to be shipped, or held for review. */
 const WAITING = ['paid', 'processing', 'flagged_review'] as const;
 
@@ -43,7 +42,7 @@ export function overviewRoutes(app: FastifyInstance, deps: AppDeps): void {
       read<Summary>('analytics.summary', { fromDate: weekStart.toISOString() }),
       Promise.all(WAITING.map((status) => read<OrderSummary[]>('orders.list', { status, limit: 10 }))).then((lists) => lists.flat()),
       read<AuditEntry[]>('audit.list', { limit: 50 }),
-      lowStock(deps.runtime.db, { threshold: LOW_STOCK, limit: 10 }),
+      lowStock(deps.runtime.db, { limit: 10 }),
       readSettings(deps.runtime.db),
       webhooksOn ? read<FailedWebhook[]>('webhooks.list', { status: 'failed', limit: 10 }) : undefined,
     ]);
