@@ -58,6 +58,8 @@ export async function adminPageTimes(butik: ButikServer, options: { productSlug:
   const cookie = await ownerCookie(butik);
   const orders = await (await fetch(`${butik.url}/admin/orders`, { headers: { cookie } })).text();
   const orderId = /href="\/admin\/orders\/([0-9a-f-]{36})"/.exec(orders)?.[1];
+  const customers = await (await fetch(`${butik.url}/admin/customers`, { headers: { cookie } })).text();
+  const customer = /href="(\/admin\/customers\/[^"]+)"/.exec(customers)?.[1];
   const pages: Array<[string, string]> = [
     ['/admin/overview', 'Overview'],
     ['/admin/activity', 'Activity'],
@@ -73,6 +75,20 @@ export async function adminPageTimes(butik: ButikServer, options: { productSlug:
     ['/admin/apps', 'Connected apps'],
     ['/admin/settings', 'Settings and features'],
     ['/admin/import', 'Import'],
+    ...(orderId ? [[`/admin/orders/${orderId}/slip`, 'Packing slip'] as [string, string]] : []),
+    ['/admin/customers', 'Customers'],
+    ...(customer ? [[customer, 'One customer'] as [string, string]] : []),
+    ['/admin/products/new', 'New product'],
+    ['/admin/discounts', 'Discount codes'],
+    ['/admin/pages', 'Pages'],
+    ['/admin/services', 'Services'],
+    ['/admin/shipping', 'Shipping'],
+    ['/admin/settings/search-words', 'Search words'],
+    ['/admin/approvals', 'Approvals'],
+    ['/admin/policies', 'Policies'],
+    ['/admin/agents', 'Agents'],
+    ['/admin/staff', 'Staff'],
+    ['/admin/account', 'Your account'],
   ];
   const timings: AdminPageTiming[] = [];
   for (const [path, label] of pages) timings.push(await timePage(butik, cookie, path, label));

@@ -101,11 +101,12 @@ export const products = pgTable('products', {
    */
   nameVector: tsvector('name_vector').generatedAlwaysAs(sql`to_tsvector('simple', ${searchable('name')})`),
   /**
-   * Whether the product is down to LOW_STOCK_UNITS or fewer, for the console's low-stock panel through
-   * products_low_stock_idx. An index on `stock` itself would turn every checkout's stock decrement into a full
-   * update of all the table's indexes (no HOT update); this flag changes only when stock crosses the line.
+   * The stock while it is LOW_STOCK_UNITS or fewer, else null: the key of products_low_stock_idx, which hands the
+   * console's low-stock panel its few lowest products without reading the rest. An index on `stock` itself would
+   * make every checkout's stock decrement a full (non-HOT) update of all the table's indexes; this column stays
+   * null, unchanged, while a product has plenty, so those decrements stay HOT.
    */
-  lowStock: boolean('low_stock').generatedAlwaysAs(sql`stock <= ${sql.raw(String(LOW_STOCK_UNITS))}`),
+  lowStock: integer('low_stock').generatedAlwaysAs(sql`case when stock <= ${sql.raw(String(LOW_STOCK_UNITS))} then stock end`),
 }, (t) => [
   index('products_search_idx').using('gin', t.searchVector),
   index('products_name_search_idx').using('gin', t.nameVector),
@@ -120,8 +121,8 @@ export const products = pgTable('products', {
   index('products_brand_idx').on(sql`lower(${t.brand})`, ...newestFirst(t)),
   index('products_frame_color_idx').on(sql`lower(${t.frameColor})`, ...newestFirst(t)),
   index('products_lens_color_idx').on(sql`lower(${t.lensColor})`, ...newestFirst(t)),
-  // Partial on the flag, which only a crossing of the line changes: the few low products, none of the rest.
-  index('products_low_stock_idx').on(t.lowStock).where(sql`${t.lowStock} and ${t.deletedAt} is null`),
+  // Holds only the low products, lowest first: the overview's panel reads its first entries and stops.
+  index('products_low_stock_idx').on(t.lowStock, t.slug).where(sql`${t.lowStock} is not null and ${t.deletedAt} is null`),
   index('products_price_idx').on(t.priceDkk).where(sql`${t.deletedAt} is null`),
   index('products_featured_idx').on(t.featured, ...newestFirst(t)).where(sql`${t.deletedAt} is null`),
 ]);

@@ -1,0 +1,2 @@
+ALTER TABLE "products" ADD COLUMN "low_stock" integer GENERATED ALWAYS AS (case when stock <= 5 then stock end) STORED;--> statement-breakpoint
+CREATE INDEX "products_low_stock_idx" ON "products" USING btree ("low_stock","slug") WHERE "products"."low_stock" is not null and "products"."deleted_at" is null;

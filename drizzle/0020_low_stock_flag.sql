@@ -1,2 +1,0 @@
-ALTER TABLE "products" ADD COLUMN "low_stock" boolean GENERATED ALWAYS AS (stock <= 5) STORED;--> statement-breakpoint
-CREATE INDEX "products_low_stock_idx" ON "products" USING btree ("low_stock") WHERE "products"."low_stock" and "products"."deleted_at" is null;
