@@ -3,7 +3,8 @@ import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../domain/order-status.ts';
 import { REVENUE_STATUSES, usesDiscount } from '../domain/revenue.ts';
-import { orderItems, orderRefunds, orders, products } from '../db/schema.ts';
+import { orderItems, orders, products } from '../db/schema.ts';
+import { isRevenueOrder, netOrderDkk } from '../shop/order-revenue.ts';
 import { Id, NonNegativeInt, Oere, Timestamp, toIso, money } from '../schema/common.ts';
 import { OrderStatus } from '../schema/order.ts';
 import type { ToolContext } from '../context.ts';
@@ -63,9 +64,6 @@ const SummaryOutput = z.strictObject({
 type Summary = z.input<typeof SummaryOutput>;
 
 const asNumber = (value: unknown): number => Number(value);
-const isRevenue = inArray(orders.status, [...REVENUE_STATUSES]);
-/** What an order brings in: its total less what its refunds gave back (docs/behaviour.md#refunds). */
-const netDkk = sql`(${orders.totalDkk} - coalesce((select sum(${orderRefunds.amount}) from ${orderRefunds} where ${orderRefunds.orderId} = ${orders.id}), 0))`;
 
 function orderFilter(input: z.output<typeof SummaryInput>): SQL[] {
   const conditions: SQL[] = [];
@@ -85,13 +83,13 @@ async function orderFigures(db: ToolContext['db'], filter: SQL[]) {
     status: orders.status,
     orderCount: sql<number>`count(*)`.mapWith(asNumber),
     totalDkk: sql<number>`coalesce(sum(${orders.totalDkk}), 0)`.mapWith(asNumber),
-    revenueOrderCount: sql<number>`count(*) filter (where ${isRevenue})`.mapWith(asNumber),
-    revenueDkk: sql<number>`coalesce(sum(${netDkk}) filter (where ${isRevenue}), 0)`.mapWith(asNumber),
-    averageOrderValueDkk: sql<number>`coalesce(round(avg(${netDkk}) filter (where ${isRevenue})), 0)`.mapWith(asNumber),
+    revenueOrderCount: sql<number>`count(*) filter (where ${isRevenueOrder})`.mapWith(asNumber),
+    revenueDkk: sql<number>`coalesce(sum(${netOrderDkk}) filter (where ${isRevenueOrder}), 0)`.mapWith(asNumber),
+    averageOrderValueDkk: sql<number>`coalesce(round(avg(${netOrderDkk}) filter (where ${isRevenueOrder})), 0)`.mapWith(asNumber),
     agentOrderCount: sql<number>`count(*) filter (where ${orders.isAiGenerated})`.mapWith(asNumber),
     agentShare: sql<number>`coalesce(count(*) filter (where ${orders.isAiGenerated})::float8 / nullif(count(*), 0), 0)`
       .mapWith(asNumber),
-    agentRevenueDkk: sql<number>`coalesce(sum(${netDkk}) filter (where ${orders.isAiGenerated} and ${isRevenue}), 0)`
+    agentRevenueDkk: sql<number>`coalesce(sum(${netOrderDkk}) filter (where ${orders.isAiGenerated} and ${isRevenueOrder}), 0)`
       .mapWith(asNumber),
   }).from(orders).where(and(...filter)).groupBy(sql`rollup(${orders.status})`);
 
@@ -113,7 +111,7 @@ async function topProducts(db: ToolContext['db'], filter: SQL[]): Promise<Summar
     .from(orderItems)
     .innerJoin(orders, eq(orders.id, orderItems.orderId))
     .innerJoin(products, eq(products.id, orderItems.productId))
-    .where(and(...filter, isRevenue))
+    .where(and(...filter, isRevenueOrder))
     .groupBy(products.id)
     .orderBy(desc(unitsSold), desc(revenueDkk), asc(products.slug))
     .limit(TOP_PRODUCTS);

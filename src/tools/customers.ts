@@ -1,4 +1,4 @@
-import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { REVENUE_STATUSES } from '../domain/revenue.ts';
@@ -10,6 +10,7 @@ import type { ToolContext } from '../context.ts';
 import { defineTool, readOnly } from './define-tool.ts';
 import type { AnyTool } from './define-tool.ts';
 import { containsPattern } from './text-match.ts';
+import { isRevenueOrder, netOrderDkk } from '../shop/order-revenue.ts';
 
 const RECENT_ORDERS = 10;
 const asNumber = (value: unknown): number => Number(value);
@@ -21,7 +22,7 @@ const CustomerFields = {
   email: z.string().meta({ description: 'The e-mail address, lower-cased; identifies the customer.' }),
   name: z.string().meta({ description: 'shippingName of the customer\'s latest order.' }),
   orderCount: PositiveInt.meta({ description: 'Orders placed with this e-mail, in any status.' }),
-  totalSpentDkk: money(Oere, `the sum of totalDkk of the orders that count as revenue (status ${REVENUE_STATUSES.join(', ')}).`),
+  totalSpentDkk: money(Oere, `the sum of totalDkk, less refunds, of the orders that count as revenue (status ${REVENUE_STATUSES.join(', ')}).`),
   firstOrderAt: Timestamp,
   lastOrderAt: Timestamp,
 };
@@ -53,7 +54,7 @@ const customerColumns = {
   email: customerEmail,
   name: sql<string>`(array_agg(${orders.shippingName} order by ${orders.createdAt} desc, ${orders.id} desc))[1]`,
   orderCount: sql<number>`count(*)`.mapWith(asNumber),
-  totalSpentDkk: sql<number>`coalesce(sum(${orders.totalDkk}) filter (where ${inArray(orders.status, [...REVENUE_STATUSES])}), 0)`
+  totalSpentDkk: sql<number>`coalesce(sum(${netOrderDkk}) filter (where ${isRevenueOrder}), 0)`
     .mapWith(asNumber),
   firstOrderAt: sql<Date>`min(${orders.createdAt})`.mapWith(orders.createdAt),
   lastOrderAt: sql<Date>`max(${orders.createdAt})`.mapWith(orders.createdAt),

@@ -33,4 +33,15 @@ describe('revenue net of refunds', () => {
     await refund({ orderId: refunded.orderId });
     expect(await summary()).toMatchObject({ revenueOrderCount: 1, revenueDkk: 44900, averageOrderValueDkk: 44900 });
   });
+
+  it('a customer\'s amount spent is net of refunds too, so it agrees with revenue', async () => {
+    const spent = async (email: string) => (await t.call('customers.get', { email }, master)).body.result.totalSpentDkk as number;
+    const order = await placeOrder(t, { quantity: 2, checkout: { email: 'refunded@example.dk' } });
+    await t.call('orders.update_status', { orderId: order.orderId, status: 'paid' }, master);
+    expect(await spent('refunded@example.dk')).toBe(44900);
+    await refund({ orderId: order.orderId, amount: 4900 });
+    expect(await spent('refunded@example.dk')).toBe(40000);
+    const listed = (await t.call('customers.list', { q: 'refunded@' }, master)).body.result;
+    expect(listed).toEqual([expect.objectContaining({ email: 'refunded@example.dk', totalSpentDkk: 40000 })]);
+  });
 });
