@@ -243,6 +243,8 @@ export const t = {
     noGrant: 'Registered, not yet approved', unnamed: '(no name)', revokeGrant: 'Revoke access', disconnect: 'Disconnect the app',
     revokedGrant: 'The access was revoked: its tokens stopped working.', disconnected: 'The app was disconnected: it has to register and be approved again.',
     ownerOnly: 'Only an owner manages connected apps.',
+    revokeGrantTitle: 'Revoke this app\'s access?',
+    revokeGrantLead: 'The app\'s tokens under this access stop working at once. To use the shop again, the person must connect the app again and approve what it asks for. This cannot be undone.',
     disconnectTitle: 'Disconnect this app?', disconnectLead: 'Every access you allowed it ends and its tokens stop working at once. To use the shop again it has to register and be approved again.',
   },
   agents: {
