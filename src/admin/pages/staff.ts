@@ -50,7 +50,7 @@ export function staffPages(app: FastifyInstance, deps: AppDeps): void {
     return listed.result as PendingInvitation[];
   };
 
-  const invitationsView = (invitations: PendingInvitation[]): Html => html`<section aria-labelledby="pending"><h2 id="pending">${t.staff.pending}</h2><p>${t.staff.pendingLead}</p>
+  const invitationsView = (invitations: PendingInvitation[]): Html => html`<section class="panel" aria-labelledby="pending"><h2 id="pending">${t.staff.pending}</h2><p>${t.staff.pendingLead}</p>
 ${invitations.length === 0 ? html`<p>${t.staff.noPending}</p>` : html`<table class="stack"><thead><tr><th scope="col">${t.staff.email}</th><th scope="col">${t.staff.role}</th><th scope="col">${t.staff.invitedBy}</th><th scope="col">${t.staff.expires}</th><th scope="col"><span class="skip-link">Actions</span></th></tr></thead><tbody>
 ${invitations.map((invitation) => html`<tr><td data-label="${t.staff.email}">${invitation.email}</td><td data-label="${t.staff.role}">${invitation.role}</td>
 <td data-label="${t.staff.invitedBy}">${invitation.invitedBy ?? t.staff.notRecorded}</td><td data-label="${t.staff.expires}">${formatDate(invitation.expiresAt, timeZone)}</td>
