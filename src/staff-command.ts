@@ -10,7 +10,10 @@ export const STAFF_USAGE = `  staff add EMAIL --role owner|manager|viewer
                                           stdin (one line) or asked for without echo
   staff invite EMAIL --role owner|manager|viewer
                                           a one-time link (24 hours) where the person sets their own
-                                          password; printed once
+                                          password; printed once; replaces a waiting
+                                          link for the same e-mail
+  staff invitations                       the waiting invitations, with their ids
+  staff cancel-invitation ID              the link stops working at once
   staff list
   staff role EMAIL --role owner|manager|viewer
                                           a new role; the last owner stays owner
@@ -21,7 +24,8 @@ export class StaffUsageError extends Error {}
 
 type StaffCommand =
   | { action: 'add' | 'invite' | 'role'; email: string; role: StaffRole }
-  | { action: 'list' }
+  | { action: 'list' | 'invitations' }
+  | { action: 'cancel-invitation'; id: string }
   | { action: 'remove' | 'reset-password'; email: string };
 
 /** Reads `staff …` arguments completely before anything is opened. A password is never an argument. */
@@ -47,7 +51,13 @@ export function parseStaffArgs(args: string[]): StaffCommand {
       return { action, email: email(), role: role.data };
     }
     case 'list':
+    case 'invitations':
       return { action };
+    case 'cancel-invitation': {
+      const id = parsed.positionals[0];
+      if (!id) throw new StaffUsageError('Give the invitation\'s id (see butik staff invitations): butik staff cancel-invitation ID');
+      return { action, id };
+    }
     case 'remove':
     case 'reset-password':
       return { action, email: email() };
@@ -106,6 +116,10 @@ function invocationOf(command: StaffCommand, password: string | undefined): { na
       return { name: 'staff.set-role', input: { email: command.email, role: command.role } };
     case 'list':
       return { name: 'staff.list', input: {} };
+    case 'invitations':
+      return { name: 'staff.invitations', input: {} };
+    case 'cancel-invitation':
+      return { name: 'staff.cancel-invitation', input: { id: command.id } };
     case 'remove':
       return { name: 'staff.remove', input: { email: command.email } };
     case 'reset-password':

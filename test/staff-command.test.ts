@@ -9,6 +9,12 @@ describe('butik staff arguments', () => {
     expect(parseStaffArgs(['remove', 'olga@shop.dk'])).toEqual({ action: 'remove', email: 'olga@shop.dk' });
   });
 
+  it('lists the waiting invitations and withdraws one by its id', () => {
+    expect(parseStaffArgs(['invitations'])).toEqual({ action: 'invitations' });
+    expect(parseStaffArgs(['cancel-invitation', '0193a5c4-0000-7000-8000-000000000000'])).toEqual({ action: 'cancel-invitation', id: '0193a5c4-0000-7000-8000-000000000000' });
+    expect(() => parseStaffArgs(['cancel-invitation'])).toThrow('Give the invitation\'s id (see butik staff invitations): butik staff cancel-invitation ID');
+  });
+
   it('refuses a missing or unknown role, a missing e-mail and an unknown action, naming the usage', () => {
     expect(() => parseStaffArgs(['role', 'anna@shop.dk'])).toThrow(new StaffUsageError('--role must be owner, manager or viewer'));
     expect(() => parseStaffArgs(['invite', 'anna@shop.dk', '--role', 'admin'])).toThrow('--role must be owner, manager or viewer');

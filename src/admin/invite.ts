@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SignInLimiter } from '../access/sign-in-limit.ts';
 import { StaffPassword } from '../access/staff.ts';
 import { INVITE_PATH, acceptInvitation, closedDetail, invitationState } from '../access/staff-invitations.ts';
+import type { ClosedState } from '../access/staff-invitations.ts';
 import { html } from '../edge/html/template.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import type { AppDeps } from '../deps.ts';
@@ -28,8 +29,10 @@ ${field({ name: 'confirm', label: t.invite.confirm, type: 'password', error: err
   };
 }
 
-function closedPage(state: 'used' | 'expired' | 'unknown'): AdminView {
-  return { title: t.invite.title, main: problemBox(closedDetail(state), t.invite.closedResolution) };
+/** A link that opens no form: why, and that a new invitation from the owner is the way on. */
+function closedPage(why: ClosedState | ToolError): AdminView {
+  const detail = why instanceof ToolError ? why.detail : closedDetail(why);
+  return { title: t.invite.closedTitle, main: html`<div class="signin"><h1>${t.invite.closedTitle}</h1>${problemBox(detail, t.invite.closedResolution)}</div>` };
 }
 
 const limitedPage: AdminView = { title: t.invite.title, main: problemBox(t.signIn.limited) };
@@ -73,7 +76,7 @@ export function inviteRoutes(app: FastifyInstance, deps: AppDeps, limiter: SignI
       request.log.info({ staffId: member.id, role: member.role }, 'invited person joined the console');
       return await reply.redirect('/admin/overview', 303);
     } catch (error) {
-      if (error instanceof ToolError) return sendAdminPage(reply, { title: t.invite.title, main: problemBox(error.detail, t.invite.closedResolution) }, 410);
+      if (error instanceof ToolError) return sendAdminPage(reply, closedPage(error), 410);
       throw error;
     }
   });

@@ -161,11 +161,18 @@ export const t = {
     remove: 'Remove', removeTitle: 'Remove this person?', removeLead: (email: string) => `${email} can no longer sign in, and every session they have ends now. Their past changes stay in Activity.`,
     removeButton: 'Remove the person', removed: (email: string) => `${email} was removed.`, back: 'Back to Staff',
     ownerOnly: 'Only an owner manages staff.',
+    pending: 'Waiting invitations', pendingLead: 'Links made and not used yet. A link that expired is no longer listed; invite the person again for a new one.',
+    noPending: 'No invitation is waiting.', invitedBy: 'Invited by', notRecorded: 'Not recorded', expires: 'Expires', withdraw: 'Withdraw',
+    withdrawTitle: 'Withdraw this invitation?',
+    withdrawLead: 'The link stops working at once: whoever opens it is told it is no longer valid and to ask you for a new one. No account exists yet, so nobody is signed out.',
+    withdrawButton: 'Withdraw the invitation', withdrawn: (email: string) => `The invitation for ${email} was withdrawn: its link no longer works.`,
+    replaced: 'A link made earlier for this e-mail no longer works: only this one does.',
   },
   invite: {
     title: 'Join the shop console', lead: (email: string, role: string) => `Choose a password for ${email} (${role}). This link works once.`,
     password: 'Password (at least 12 characters)', confirm: 'The same password again', button: 'Set the password and sign in',
     mismatch: 'The two passwords are not the same.',
+    closedTitle: 'This invitation link does not work',
     closedResolution: 'Ask the shop owner for a new invitation link. If you already set your password, sign in.',
   },
   account: {
@@ -236,6 +243,8 @@ export const t = {
     noGrant: 'Registered, not yet approved', unnamed: '(no name)', revokeGrant: 'Revoke access', disconnect: 'Disconnect the app',
     revokedGrant: 'The access was revoked: its tokens stopped working.', disconnected: 'The app was disconnected: it has to register and be approved again.',
     ownerOnly: 'Only an owner manages connected apps.',
+    revokeGrantTitle: 'Revoke this app\'s access?',
+    revokeGrantLead: 'The app\'s tokens under this access stop working at once. To use the shop again, the person must connect the app again and approve what it asks for. This cannot be undone.',
     disconnectTitle: 'Disconnect this app?', disconnectLead: 'Every access you allowed it ends and its tokens stop working at once. To use the shop again it has to register and be approved again.',
   },
   agents: {

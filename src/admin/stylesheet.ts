@@ -19,6 +19,7 @@ h1{font-size:1.6rem;margin:.5rem 0 1rem}
 h2{font-size:1.2rem;margin:1.5rem 0 .5rem}
 .panel{background:#fff;border:1px solid #c3c4c7;border-radius:4px;padding:16px;margin-bottom:16px}
 .panel>h2:first-child,.card h2{margin-top:0}
+table+.panel{margin-top:16px}
 .panel>p.meta{overflow-wrap:anywhere}
 .cards{margin-bottom:16px;display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:12px}
 .card{background:#fff;border:1px solid #c3c4c7;border-radius:4px;padding:12px}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { addStaff, listStaff, removeStaff, resetStaffPassword, setStaffRole, StaffEmail, StaffPassword, StaffRoleInput } from '../access/staff.ts';
 import type { StaffAudit } from '../access/staff.ts';
-import { inviteStaff } from '../access/staff-invitations.ts';
+import { cancelInvitation, inviteStaff, listPendingInvitations } from '../access/staff-invitations.ts';
 import { endStaffSessions } from '../access/staff-sessions.ts';
 import { defineCommand } from './command.ts';
 import type { CommandRun } from './command.ts';
@@ -23,6 +23,16 @@ export const staffCommands = [
     name: 'staff.invite',
     input: z.strictObject({ email: StaffEmail, role: StaffRoleInput }),
     run: (db, input, run) => inviteStaff(db, input, { ...audit(run), baseUrl: run.runtime.baseUrl }),
+  }),
+  defineCommand({
+    name: 'staff.invitations',
+    input: z.strictObject({}),
+    run: (db, _input, { now }) => listPendingInvitations(db, now),
+  }),
+  defineCommand({
+    name: 'staff.cancel-invitation',
+    input: z.strictObject({ id: z.string().trim().min(1).max(100) }),
+    run: (db, input, run) => cancelInvitation(db, input.id, audit(run)),
   }),
   defineCommand({
     name: 'staff.list',

@@ -218,6 +218,8 @@ export const staffInvitations = pgTable('staff_invitations', {
   role: text('role', { enum: STAFF_ROLES }).notNull(),
   expiresAt: at('expires_at').notNull(),
   usedAt: at('used_at'),
+  /** Set when an owner withdraws the invitation or invites the same e-mail again: the link then opens nothing. */
+  cancelledAt: at('cancelled_at'),
   createdAt: createdAt(),
 }, (t) => [uniqueIndex('staff_invitations_token_idx').on(t.tokenHash)]);
 

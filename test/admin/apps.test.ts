@@ -67,8 +67,21 @@ describe('connected apps', () => {
 
   it('revokes a grant and disconnects an app, each audited under the owner\'s name without a revert', async () => {
     const shown = await page(t.app, owner, '/admin/apps');
-    const revoked = await post(t.app, owner, '/admin/apps/grants/grant-a/revoke', { _csrf: shown.csrf ?? '' });
+    // Revoking one grant is a link to its confirmation page, never a form that revokes at once.
+    expect(shown.response.body).toContain('<a class="button danger" href="/admin/apps/grants/grant-a/revoke">Revoke access<span class="skip-link"> Claude for Butik</span></a>');
+    expect(shown.response.body).not.toContain('action="/admin/apps/grants/');
+    const grantAsked = await page(t.app, owner, '/admin/apps/grants/grant-a/revoke');
+    expect(grantAsked.response.statusCode).toBe(200);
+    expect(grantAsked.response.body).toContain('<h1>Revoke this app&#39;s access?</h1>');
+    expect(grantAsked.response.body).toMatch(/<strong>Claude for Butik<\/strong> \(client-a\) · Allowed: <span class="scope">orders:read catalog:read<\/span> <small>\(http:\/\/butik\.test\/api\/mcp\)<\/small> · Granted 13 Nov 2025, \d\d:\d\d/);
+    expect(grantAsked.response.body).toContain('tokens under this access stop working at once. To use the shop again, the person must connect the app again');
+    expect(grantAsked.response.body).toContain('<form method="post" action="/admin/apps/grants/grant-a/revoke">');
+    expect(grantAsked.response.body).toContain('<button class="danger" type="submit">Revoke access</button> <a href="/admin/apps">Cancel</a>');
+    expect((await post(t.app, owner, '/admin/apps/grants/grant-a/revoke', {})).statusCode).toBe(403);
+    expect((await page(t.app, owner, '/admin/apps')).response.body).toMatch(/<td data-label="Working tokens" class="num">1<\/td>[\s\S]*?grants\/grant-a\/revoke/);
+    const revoked = await post(t.app, owner, '/admin/apps/grants/grant-a/revoke', { _csrf: grantAsked.csrf ?? '' });
     expect(revoked.statusCode).toBe(303);
+    expect((await page(t.app, owner, '/admin/apps/grants/grant-a/revoke')).response.statusCode).toBe(404);
     expect((await page(t.app, owner, String(revoked.headers.location))).response.body).toContain('The access was revoked');
     expect(shown.response.body).toContain('<a class="button danger" href="/admin/apps/client-b/revoke">Disconnect the app');
     const asked = await page(t.app, owner, '/admin/apps/client-b/revoke');
@@ -106,5 +119,7 @@ describe('connected apps', () => {
     expect(managerPage.response.body).not.toContain('href="/admin/apps"');
     const forged = await post(t.app, manager, '/admin/apps/client-a/revoke', { _csrf: managerPage.csrf ?? '' });
     expect(forged.statusCode).toBe(403);
+    expect((await page(t.app, manager, '/admin/apps/grants/grant-b/revoke')).response.statusCode).toBe(403);
+    expect((await post(t.app, manager, '/admin/apps/grants/grant-b/revoke', { _csrf: managerPage.csrf ?? '' })).statusCode).toBe(403);
   });
 });

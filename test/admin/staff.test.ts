@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inviteStaff } from '../../src/access/staff-invitations.ts';
+import { INVITATION_LIFETIME_MS, inviteStaff } from '../../src/access/staff-invitations.ts';
+import { formatDate } from '../../src/admin/format.ts';
 import { listStaff } from '../../src/access/staff.ts';
 import { BASE_URL, createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
@@ -53,6 +54,8 @@ describe('the Staff page', () => {
     expect(response.body).toMatch(/owner@shop\.dk \(you\)<\/td>/);
     expect(response.body).toMatch(/never@shop\.dk<\/td>[\s\S]*?<option value="viewer" selected>viewer<\/option>[\s\S]*?Last signed in">Never</);
     expect(response.body).not.toMatch(/owner@shop\.dk \(you\)<\/td>[\s\S]*?Last signed in">Never</);
+    expect(response.body).toContain('<h2 id="pending">Waiting invitations</h2>');
+    expect(response.body).toContain('No invitation is waiting.');
   });
 
   it('invites a person with a one-time link valid a day; they set a password and are signed in', async () => {
@@ -94,8 +97,11 @@ describe('the Staff page', () => {
     const old = await inviteStaff(t.database.db, { email: 'late@shop.dk', role: 'viewer' }, { actor: { kind: 'cli' }, channel: 'cli', at: new Date(Date.now() - day - 1000), baseUrl: '' });
     const expired = await openLink(old.link);
     expect(expired.statusCode).toBe(410);
-    expect(expired.body).toContain('This invitation link has expired.');
+    expect(expired.body).toContain('<h1>This invitation link does not work</h1>');
+    expect(expired.body).toContain('This invitation is no longer valid: its link worked for 24 hours, and that time is over.');
     expect(expired.body).toContain('Ask the shop owner for a new invitation link.');
+    // An expired invitation is not listed as waiting: nothing is left to withdraw, and inviting again is the way on.
+    expect((await page(t.app, ownerCookie, '/admin/staff')).response.body).not.toContain('late@shop.dk');
     expect((await openLink('/admin/invite/not-a-token')).body).toContain('This invitation link is not right.');
 
     const taken = await submit(ownerCookie, '/admin/staff', '/admin/staff/invite', { email: 'never@shop.dk', role: 'viewer' });
@@ -151,5 +157,111 @@ describe('the Staff page', () => {
     const [entry] = await auditOf('staff.add');
     expect(entry).toMatchObject({ actor: { name: 'master' }, after: { email: 'old@shop.dk', role: 'viewer' } });
     expect(JSON.stringify(await auditOf('staff.add'))).not.toMatch(/passwordHash|scrypt/);
+  });
+});
+
+/** The waiting invitations' table of the Staff page, as rendered. */
+async function waitingTable(): Promise<string> {
+  const body = (await page(t.app, ownerCookie, '/admin/staff')).response.body;
+  return /<h2 id="pending">[\s\S]*?<\/section>/.exec(body)?.[0] ?? '';
+}
+
+function withdrawPathOf(table: string, email: string): string {
+  const match = new RegExp(`href="(/admin/staff/invitations/[^"]+/withdraw)">Withdraw<span class="skip-link"> the invitation for ${email.replace('.', '\\.')}<`).exec(table);
+  if (!match?.[1]) throw new Error(`no waiting invitation for ${email}`);
+  return match[1];
+}
+
+const linkIn = (body: string) => (/id="invitation-link" class="secret" readonly value="([^"]+)"/.exec(body)?.[1] ?? '').slice(BASE_URL.length);
+
+describe('waiting invitations', () => {
+  it('are listed with e-mail, role, who invited and when the link expires', async () => {
+    const before = Date.now();
+    await submit(ownerCookie, '/admin/staff', '/admin/staff/invite', { email: 'wait@shop.dk', role: 'viewer' });
+    const table = await waitingTable();
+    expect(table).toContain('<th scope="col">Invited by</th><th scope="col">Expires</th>');
+    const row = /<tr><td data-label="E-mail">wait@shop\.dk<\/td>[\s\S]*?<\/tr>/.exec(table)?.[0] ?? '';
+    expect(row).toContain('<td data-label="Role">viewer</td>');
+    expect(row).toContain('<td data-label="Invited by">owner@shop.dk (owner)</td>');
+    const expires = /<td data-label="Expires">([^<]+)<\/td>/.exec(row)?.[1] ?? '';
+    // A day after the invitation, to the minute in the shop's time zone (the minute may turn while the test runs).
+    const shown = (at: number) => formatDate(new Date(at + INVITATION_LIFETIME_MS), t.config.admin.timeZone);
+    expect([shown(before), shown(Date.now())]).toContain(expires);
+  });
+
+  it('replaces the earlier link when the same e-mail is invited again, and says so', async () => {
+    const first = linkIn((await submit(ownerCookie, '/admin/staff', '/admin/staff/invite', { email: 'twice@shop.dk', role: 'viewer' })).body);
+    const again = await submit(ownerCookie, '/admin/staff', '/admin/staff/invite', { email: 'twice@shop.dk', role: 'manager' });
+    expect(again.body).toContain('A link made earlier for this e-mail no longer works: only this one does.');
+    const second = linkIn(again.body);
+    const table = await waitingTable();
+    expect(table.match(/twice@shop\.dk<\/td>/g)).toHaveLength(1);
+    expect(table).toMatch(/twice@shop\.dk<\/td><td data-label="Role">manager<\/td>/);
+
+    const old = await openLink(first);
+    expect(old.statusCode).toBe(410);
+    expect(old.body).toContain('This invitation is no longer valid: the shop owner withdrew it, or made a newer link for the same e-mail.');
+    expect(old.body).toContain('Ask the shop owner for a new invitation link.');
+    expect((await openLink(first, { password: PASSWORD, confirm: PASSWORD })).statusCode).toBe(410);
+    expect((await openLink(second)).body).toContain('Choose a password for twice@shop.dk (manager)');
+    expect((await auditOf('staff.cancel-invitation'))[0]).toMatchObject({ channel: 'admin', actor: { name: 'owner@shop.dk (owner)' }, before: { email: 'twice@shop.dk', role: 'viewer' }, after: null });
+  });
+
+  it('are withdrawn only through a confirmation page; the link then says it is no longer valid', async () => {
+    const shown = await submit(ownerCookie, '/admin/staff', '/admin/staff/invite', { email: 'gone@shop.dk', role: 'manager' });
+    const link = linkIn(shown.body);
+    const path = withdrawPathOf(await waitingTable(), 'gone@shop.dk');
+
+    const asked = await page(t.app, ownerCookie, path);
+    expect(asked.response.statusCode).toBe(200);
+    expect(asked.response.body).toContain('<h1>Withdraw this invitation?</h1>');
+    expect(asked.response.body).toMatch(/<strong>gone@shop\.dk<\/strong> \(manager\), expires \d/);
+    expect(asked.response.body).toContain('The link stops working at once');
+    expect(asked.response.body).toContain(`<form method="post" action="${path}">`);
+    expect(asked.response.body).toContain('<button class="danger" type="submit">Withdraw the invitation</button> <a href="/admin/staff">Cancel</a>');
+
+    const forged = await post(t.app, ownerCookie, path, {});
+    expect(forged.statusCode).toBe(403);
+    expect((await openLink(link)).statusCode).toBe(200);
+
+    const done = await post(t.app, ownerCookie, path, { _csrf: asked.csrf ?? '' });
+    expect(done.statusCode).toBe(200);
+    expect(done.body).toContain('The invitation for gone@shop.dk was withdrawn: its link no longer works.');
+    expect(await waitingTable()).not.toContain('gone@shop.dk');
+    const closed = await openLink(link);
+    expect(closed.statusCode).toBe(410);
+    expect(closed.body).toContain('the shop owner withdrew it');
+    expect(closed.body).toContain('Ask the shop owner for a new invitation link.');
+    expect((await auditOf('staff.cancel-invitation'))[0]).toMatchObject({ channel: 'admin', actor: { name: 'owner@shop.dk (owner)' }, targetType: 'staff', before: { email: 'gone@shop.dk', role: 'manager' }, after: null });
+
+    expect((await page(t.app, ownerCookie, path)).response.statusCode).toBe(404);
+    const twice = await post(t.app, ownerCookie, path, { _csrf: asked.csrf ?? '' });
+    expect(twice.statusCode).toBe(404);
+    expect(twice.body).toContain('No such invitation is waiting: it was used, has expired or was withdrawn already.');
+  });
+
+  it('are the owner\'s: a manager can neither see the confirmation page nor withdraw', async () => {
+    await submit(ownerCookie, '/admin/staff', '/admin/staff/invite', { email: 'kept@shop.dk', role: 'viewer' });
+    const path = withdrawPathOf(await waitingTable(), 'kept@shop.dk');
+    const manager = await staffCookie(t, 'boss@shop.dk', 'manager');
+    const refused = await page(t.app, manager, path);
+    expect(refused.response.statusCode).toBe(403);
+    expect(refused.response.body).toContain('Only an owner manages staff.');
+    const overview = await page(t.app, manager, '/admin/overview');
+    expect((await post(t.app, manager, path, { _csrf: overview.csrf ?? '' })).statusCode).toBe(403);
+    expect(await waitingTable()).toContain('kept@shop.dk');
+  });
+
+  it('are listed and withdrawn by the CLI\'s commands too', async () => {
+    const headers = { authorization: `Bearer ${master.key}`, 'content-type': 'application/json' };
+    const listed = await t.app.inject({ method: 'POST', url: '/api/v1/commands/staff.invitations', headers, payload: {} });
+    const kept = (listed.json().result as Array<{ id: string; email: string; invitedBy: string }>).find((invitation) => invitation.email === 'kept@shop.dk');
+    expect(kept).toMatchObject({ role: 'viewer', invitedBy: 'owner@shop.dk (owner)', expiresAt: expect.any(String) });
+    const withdrawn = await t.app.inject({ method: 'POST', url: '/api/v1/commands/staff.cancel-invitation', headers, payload: { id: kept?.id } });
+    expect(withdrawn.json().result).toMatchObject({ email: 'kept@shop.dk', role: 'viewer' });
+    expect((await auditOf('staff.cancel-invitation'))[0]).toMatchObject({ channel: 'cli', actor: { name: 'master' }, before: { email: 'kept@shop.dk' } });
+    const again = await t.app.inject({ method: 'POST', url: '/api/v1/commands/staff.cancel-invitation', headers, payload: { id: kept?.id } });
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toMatchObject({ code: 'not_found' });
   });
 });

@@ -83,14 +83,18 @@ describe.skipIf(MISSING)('settings, features, import and connected apps in a bro
     }
   });
 
-  it('revokes a connected app\'s access', async () => {
+  it('revokes a connected app\'s access after its confirmation page', async () => {
     const page = await owner();
     try {
       await page.goto(`${shop.origin()}/admin/apps`);
       expect(await page.getByRole('heading', { name: 'Claude for Butik' }).count()).toBe(1);
       expect(await page.getByRole('heading', { name: 'Example Assistant' }).count()).toBe(1);
       expect(await page.getByText('assistant.example', { exact: true }).count()).toBe(1);
-      await page.getByRole('button', { name: 'Revoke access Claude for Butik' }).click();
+      await page.getByRole('link', { name: 'Revoke access Claude for Butik' }).click();
+      await page.waitForURL(/\/admin\/apps\/grants\/grant-claude\/revoke$/);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Revoke this app\'s access?');
+      expect(await page.locator('main').textContent()).toContain('stop working at once');
+      await page.getByRole('button', { name: 'Revoke access' }).click();
       await page.waitForURL(/done=grant/);
       expect(await page.getByRole('status').textContent()).toContain('The access was revoked');
       expect(await page.getByText('Registered, not yet approved').count()).toBe(1);
@@ -100,7 +104,7 @@ describe.skipIf(MISSING)('settings, features, import and connected apps in a bro
   });
 
   it('passes axe on the new pages at 1440 and 375 px, without horizontal scrolling, and saves screenshots', async () => {
-    const paths = ['/admin/settings', '/admin/import', '/admin/apps', '/admin/activity?tool=import'];
+    const paths = ['/admin/settings', '/admin/import', '/admin/apps', '/admin/apps/grants/grant-assistant/revoke', '/admin/activity?tool=import'];
     for (const viewport of WIDTHS) {
       const page = await owner(viewport);
       try {

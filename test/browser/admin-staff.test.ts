@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addPerson } from '../admin/helpers.ts';
-import { MISSING, WIDTHS, expectAccessible, expectNoHorizontalScroll, screenshot } from './chromium.ts';
+import { MISSING, WIDTHS, expectAccessible, expectNoHorizontalScroll, expectUsable, screenshot } from './chromium.ts';
 import { consoleInBrowser } from './in-browser.ts';
 
 const shop = consoleInBrowser(async (t) => {
@@ -49,7 +49,45 @@ describe.skipIf(MISSING)('staff, invitations and one\'s own account in a browser
         await owner.close();
       }
     }
-  });
+  }, 120_000);
+
+  it('lists a waiting invitation and withdraws it on a confirmation page; its link then says so, at 1440 and 375 px', async () => {
+    for (const [index, viewport] of WIDTHS.entries()) {
+      const owner = await shop.signedIn('olga@shop.dk', viewport);
+      const invited = await (await shop.browser().newContext({ viewport })).newPage();
+      const email = `waiting.person.${index}@shop.dk`;
+      try {
+        await owner.goto(`${shop.origin()}/admin/staff`);
+        await owner.getByLabel('E-mail').fill(email);
+        await owner.getByRole('button', { name: 'Create an invitation link' }).click();
+        const link = await owner.getByLabel(/Invitation link/).inputValue();
+        await owner.goto(`${shop.origin()}/admin/staff`);
+        const waiting = owner.getByRole('region', { name: 'Waiting invitations' });
+        const row = waiting.getByRole('row').filter({ hasText: email });
+        expect(await row.textContent()).toMatch(/viewer\s*olga@shop\.dk \(owner\)/);
+        await expectUsable(owner, `staff with a waiting invitation ${viewport.width}`);
+        await screenshot(owner, `admin-staff-waiting-${viewport.width}`);
+
+        await row.getByRole('link', { name: `Withdraw the invitation for ${email}` }).click();
+        await owner.waitForURL(/\/withdraw$/);
+        expect(await owner.locator('main').textContent()).toContain('The link stops working at once');
+        await expectUsable(owner, `withdraw ${viewport.width}`);
+        await screenshot(owner, `admin-staff-withdraw-${viewport.width}`);
+        await owner.getByRole('button', { name: 'Withdraw the invitation' }).click();
+        expect(await owner.getByRole('status').textContent()).toContain(`The invitation for ${email} was withdrawn`);
+        expect(await owner.getByRole('region', { name: 'Waiting invitations' }).textContent()).not.toContain(email);
+
+        await invited.goto(`${shop.origin()}${new URL(link).pathname}`);
+        expect(await invited.getByRole('heading', { level: 1 }).textContent()).toBe('This invitation link does not work');
+        expect(await invited.getByRole('alert').textContent()).toContain('Ask the shop owner for a new invitation link.');
+        await expectUsable(invited, `withdrawn link ${viewport.width}`);
+        await screenshot(invited, `admin-invite-withdrawn-${viewport.width}`);
+      } finally {
+        await invited.close();
+        await owner.close();
+      }
+    }
+  }, 120_000);
 
   it('changes one\'s own password on the account page, at 1440 and 375 px', async () => {
     for (const viewport of WIDTHS) {
