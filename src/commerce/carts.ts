@@ -123,7 +123,7 @@ type DiscountTerms = { code: string; type: 'percent' | 'fixed'; value: number };
 export async function renderCart(db: Queryable, cart: CartRow): Promise<Cart> {
   const lines = await cartLines(db, cart.id);
   const discount = cart.discountCode ? await findDiscount(db, cart.discountCode) : undefined;
-  return priceCart(cart.id, lines, discount, await shippingBook(db, undefined));
+  return priceCart(cart.id, lines, discount, await shippingBook(db));
 }
 
 /** The priced cart from what the caller already holds; cart.create has it all without reading it back. */

@@ -42,7 +42,7 @@ export async function checkoutCart(
   await requireFeature(db, 'checkout');
   const shop = await readSettings(db);
   const country = input.shipping.country;
-  const book = await shippingBook(db, country);
+  const book = await shippingBook(db);
   const now = ctx.clock();
   // The initial status depends on how the customer pays.
   const status: OrderStatus = input.paymentMethod === 'invoice' ? 'pending' : 'pending_payment';

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq, gte, isNull, sql } from 'drizzle-orm';
 import type { AuditRecord, OrderEventHub } from '../context.ts';
 import type { Queryable } from '../db/client.ts';
@@ -53,8 +54,7 @@ export async function placeOrder(db: Queryable, placement: Placement): Promise<{
   const { now } = placement;
   const { cart, items: cartLines } = await lockOpenCartWithLines(db, placement.cartId);
   const priced = await placement.price(cart, cartLines);
-  const { order, items } = await insertOrder(db, priced);
-  await closeCart(db).execute({ cartId: cart.id, orderId: order.id, now });
+  const { order, items } = await insertOrder(db, priced, { cartId: cart.id, now });
   await priced.record?.(order);
   await placement.audit({ targetType: 'order', targetId: order.id, before: null, after: { ...order, items } });
   await placement.events.publish(db, { type: 'order_placed', orderId: order.id, channel: order.channel, at: now });
@@ -73,16 +73,26 @@ export async function placeOrder(db: Queryable, placement: Placement): Promise<{
 }
 
 /**
- * Writes an order and its lines, VAT and the code column derived here. The only place an order row is inserted:
- * placeOrder for every channel, and the demo seed's one historical order.
+ * Writes an order and its lines, VAT and the code column derived here, and closes the cart it was placed from (the
+ * cart pointing at its order) in the order's own statement. The only place an order row is inserted: placeOrder for
+ * every channel, and the demo seed's one historical order (no cart).
  */
-export async function insertOrder(db: Queryable, priced: PricedOrder): Promise<{ order: OrderRow; items: OrderItemRow[] }> {
-  const [order] = await insertOrderRow(db, [{
+export async function insertOrder(
+  db: Queryable,
+  priced: PricedOrder,
+  from?: { cartId: string; now: Date },
+): Promise<{ order: OrderRow; items: OrderItemRow[] }> {
+  const id = randomUUID();
+  const row = {
+    id,
     ...priced.columns,
     ...priced.totals,
     vatOere: vatOf(priced.totals.totalDkk),
     discountCode: priced.discountCodes.join(',') || null,
-  }]);
+  };
+  const [order] = from
+    ? await insertOrderClosingCart(db, [row], { cartId: from.cartId, orderId: id, now: from.now })
+    : await insertOrderRow(db, [row]);
   if (!order) throw new Error('order insert returned no row');
   const items = await insertOrderItems(db, priced.lines.map((line) => ({ orderId: order.id, ...line })));
   return { order, items };
@@ -90,11 +100,10 @@ export async function insertOrder(db: Queryable, priced: PricedOrder): Promise<{
 
 const insertOrderRow = preparedInsert(orders, 'commerce_insert_order');
 const insertOrderItems = preparedInsert(orderItems, 'commerce_insert_order_items');
-
-const closeCart = preparedStatement((db) => db.update(carts)
+/** The cart was locked first (placeOrder's lock order), so closing it here takes no new lock. */
+const insertOrderClosingCart = preparedInsert(orders, 'commerce_place_order', undefined, (db) => db.$with('closed_cart').as(db.update(carts)
   .set({ status: 'closed', orderId: placeholderAs(carts.orderId, 'orderId'), updatedAt: placeholderAs(carts.updatedAt, 'now') })
-  .where(eq(carts.id, sql.placeholder('cartId')))
-  .prepare('commerce_close_cart'));
+  .where(eq(carts.id, sql.placeholder('cartId')))));
 
 const takeStockStatement = preparedStatement((db) => db.update(products)
   .set({ stock: sql`${products.stock} - ${sql.placeholder('quantity')}`, updatedAt: placeholderAs(products.updatedAt, 'now') })

@@ -1,5 +1,5 @@
 import { getTableColumns, sql } from 'drizzle-orm';
-import type { SQL } from 'drizzle-orm';
+import type { SQL, WithSubquery } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Queryable } from './client.ts';
 
@@ -66,9 +66,16 @@ export function placeholderAs(column: PgColumn, name: string): SQL {
  * INSERT … RETURNING * (or the `returning` columns) of `rows` as a prepared statement, one per shape (the columns given, the number of rows), named
  * `name` and a shape number. Columns left out take their SQL default; a column whose default is computed in
  * JavaScript (the ids) gets a fresh value per row here, since the built statement would otherwise carry the one value
- * Drizzle computed while building it.
+ * Drizzle computed while building it. `alongside`: a data-modifying WITH query sent in the same statement, whose
+ * placeholders each call gives as `alongsideValues`: a write that belongs with the insert then costs no round trip
+ * of its own.
  */
-export function preparedInsert<T extends PgTable, F extends Record<string, PgColumn> | undefined = undefined>(table: T, name: string, returning?: F) {
+export function preparedInsert<T extends PgTable, F extends Record<string, PgColumn> | undefined = undefined>(
+  table: T,
+  name: string,
+  returning?: F,
+  alongside?: (db: Queryable) => WithSubquery,
+) {
   type Returned = F extends Record<string, PgColumn> ? { [K in keyof F]: F[K]['_']['data'] } : T['$inferSelect'];
   /** `slots`: which row's which column each placeholder carries. */
   type Shape = { slots: ReadonlyArray<{ row: number; key: string; name: string }>; statement: (db: Queryable) => Runnable };
@@ -97,7 +104,7 @@ export function preparedInsert<T extends PgTable, F extends Record<string, PgCol
         return [key, placeholderAs(column, `${key}_${row}`)];
       })));
       const statement = preparedStatement((handle) => {
-        const insert = handle.insert(table).values(placeholders as Array<T['$inferInsert']>);
+        const insert = (alongside ? handle.with(alongside(handle)) : handle).insert(table).values(placeholders as Array<T['$inferInsert']>);
         return (returning ? insert.returning(returning) : insert.returning()).prepare(statementName);
       });
       shape = { slots, statement };
@@ -106,7 +113,7 @@ export function preparedInsert<T extends PgTable, F extends Record<string, PgCol
     return shape;
   }
 
-  return async (db: Queryable, rows: ReadonlyArray<T['$inferInsert']>): Promise<Returned[]> => {
+  return async (db: Queryable, rows: ReadonlyArray<T['$inferInsert']>, alongsideValues?: Record<string, unknown>): Promise<Returned[]> => {
     const complete = rows.map((row) => {
       const filled: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(row)) if (value !== undefined) filled[key] = value;
@@ -119,7 +126,7 @@ export function preparedInsert<T extends PgTable, F extends Record<string, PgCol
       shape = shapeOf(complete);
       layouts.set(layout, shape);
     }
-    const values: Record<string, unknown> = {};
+    const values: Record<string, unknown> = { ...alongsideValues };
     for (const { row, key, name: slot } of shape.slots) values[slot] = complete[row]?.[key];
     return await shape.statement(db).execute(values) as Returned[];
   };

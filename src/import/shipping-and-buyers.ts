@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import { markConfigWritten } from '../db/read-cache.ts';
 import { customerAddresses, customers, promotions, shippingRates } from '../db/schema.ts';
 import type { ImportRows } from './files.ts';
 import type { ImportRun } from './run.ts';
@@ -9,6 +10,8 @@ import type { ImportRun } from './run.ts';
  */
 
 export async function importShippingRates(run: ImportRun, rows: ImportRows['shipping_rates.csv']): Promise<void> {
+  // Kept in memory beside the settings (shop/shipping.ts): dropped when the import's transaction ends.
+  if (rows.length > 0) markConfigWritten(run.db);
   for (const { row } of rows) {
     await run.pace();
     const wanted = { countryCode: row.country_code, serviceLevel: row.service_level, price: row.price, title: row.title };
@@ -21,6 +24,7 @@ export async function importShippingRates(run: ImportRun, rows: ImportRows['ship
 }
 
 export async function importPromotions(run: ImportRun, rows: ImportRows['promotions.csv']): Promise<void> {
+  if (rows.length > 0) markConfigWritten(run.db);
   for (const { row } of rows) {
     await run.pace();
     const wanted = {

@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
-import { asc, eq, or, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client.ts';
 import { preparedStatement } from '../db/prepared.ts';
+import { cachedRead, markConfigWritten } from '../db/read-cache.ts';
 import { promotions, shippingRates } from '../db/schema.ts';
 import type { ShippingBook } from '../domain/pricing.ts';
 import { readSettings } from './settings.ts';
@@ -15,34 +16,25 @@ export type ShippingRateRow = typeof shippingRates.$inferSelect;
 export type PromotionRow = typeof promotions.$inferSelect;
 
 /**
- * The rates for a country plus the `default` ones, and one more row when the shop has any rate at all, in one round
- * trip: a country the rates miss ships flat only in a shop without rates, so the read must tell "no rate for you"
- * from "no rates at all" (priceShipping ignores the other country's row).
+ * Every rate and every free-shipping promotion, kept in memory beside the shop settings (db/read-cache.ts says how it
+ * never goes stale): every cart answer and checkout prices shipping from them, and reading them was two statements
+ * of each. A shop has a few rows of each (one per country and service level at most), so the whole tables are held.
  */
-const ratesForCountry = preparedStatement((db) => db.select().from(shippingRates)
-  .where(or(
-    eq(shippingRates.countryCode, sql.placeholder('country')),
-    eq(shippingRates.countryCode, 'default'),
-    eq(shippingRates.id, db.select({ id: shippingRates.id }).from(shippingRates).limit(1)),
-  ))
-  .prepare('shop_rates_for_country'));
-
-/** The rates a destination may ship at (`default` for a cart without one): see ratesForCountry. */
-export async function ratesFor(db: Queryable, countryCode: string): Promise<ShippingRateRow[]> {
-  return ratesForCountry(db).execute({ country: countryCode });
-}
-
+const allRates = preparedStatement((db) => db.select().from(shippingRates).prepare('shop_all_rates'));
 const promotionsOfType = preparedStatement((db) => db.select().from(promotions)
   .where(eq(promotions.type, sql.placeholder('type'))).prepare('shop_promotions_of_type'));
+const shippingTables = cachedRead(async (db) => ({
+  rates: await allRates(db).execute(),
+  promotions: await promotionsOfType(db).execute({ type: 'free_shipping' }),
+}));
 
-export async function freeShippingPromotions(db: Queryable): Promise<PromotionRow[]> {
-  return promotionsOfType(db).execute({ type: 'free_shipping' });
-}
-
-/** The flat settings, rates and promotions that price shipping to `country` (none: the shop's default rule). */
-export async function shippingBook(db: Queryable, country: string | undefined): Promise<ShippingBook> {
-  const [settings, rates, offers] = [await readSettings(db), await ratesFor(db, country ?? 'default'), await freeShippingPromotions(db)];
-  return { terms: settings, rates, promotions: offers };
+/**
+ * The flat settings, rates and promotions that price shipping to any country (ShippingBook takes the shop's rates
+ * whole; other countries' are ignored by the pricing rule).
+ */
+export async function shippingBook(db: Queryable): Promise<ShippingBook> {
+  const [settings, tables] = [await readSettings(db), await shippingTables(db)];
+  return { terms: settings, rates: tables.rates, promotions: tables.promotions };
 }
 
 /** Every rate and free-shipping promotion, for the owner's list: rates by country (`default` last) and level, promotions by id. */
@@ -62,6 +54,7 @@ export async function writeRate(
   rate: Pick<ShippingRateRow, 'id' | 'title' | 'serviceLevel' | 'countryCode' | 'price'>,
   now: Date,
 ): Promise<Change<ShippingRateRow>> {
+  markConfigWritten(db);
   const [before] = await db.select().from(shippingRates).where(eq(shippingRates.id, rate.id)).for('update');
   if (before && sameFields(before, rate)) return { before, after: before, changed: false };
   const [after] = before
@@ -77,6 +70,7 @@ export async function writePromotion(
   promotion: Pick<PromotionRow, 'id' | 'description' | 'minSubtotal' | 'eligibleSkus'>,
   now: Date,
 ): Promise<Change<PromotionRow>> {
+  markConfigWritten(db);
   const [before] = await db.select().from(promotions).where(eq(promotions.id, promotion.id)).for('update');
   if (before && before.type === 'free_shipping' && sameFields(before, promotion)) return { before, after: before, changed: false };
   const values = { ...promotion, type: 'free_shipping' as const };
@@ -89,12 +83,14 @@ export async function writePromotion(
 
 /** Deletes a rate; before is null when there was none. */
 export async function removeRate(db: Queryable, id: string): Promise<ShippingRateRow | null> {
+  markConfigWritten(db);
   const [before] = await db.delete(shippingRates).where(eq(shippingRates.id, id)).returning();
   return before ?? null;
 }
 
 /** Deletes a promotion; null when there was none. */
 export async function removePromotion(db: Queryable, id: string): Promise<PromotionRow | null> {
+  markConfigWritten(db);
   const [before] = await db.delete(promotions).where(eq(promotions.id, id)).returning();
   return before ?? null;
 }

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { markConfigWritten } from '../db/read-cache.ts';
-import { auditEntries, featureFlags, settings } from '../db/schema.ts';
+import { auditEntries, featureFlags, promotions, settings, shippingRates } from '../db/schema.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.ts';
 import { ToolError } from '../errors/tool-error.ts';
 import { differingFields, fromSnapshot, isSnapshot, revertTargetFor, toSnapshot } from './audit-targets.ts';
@@ -96,8 +96,11 @@ type Restore = { entry: Entry; target: RevertTarget; before: Snapshot | null; ex
 async function restore(db: Db, { entry, target, before, exists }: Restore): Promise<object | null> {
   const where = eq(target.key, entry.targetId);
   const values = before === null ? null : fromSnapshot(target.table, before);
-  // Settings and feature flags are kept in memory: this transaction reads its own restore, and drops them when it ends.
-  if (target.table === settings || target.table === featureFlags) markConfigWritten(db);
+  // Settings, feature flags, shipping rates and promotions are kept in memory: this transaction reads its own
+  // restore, and drops them when it ends.
+  if (target.table === settings || target.table === featureFlags || target.table === shippingRates || target.table === promotions) {
+    markConfigWritten(db);
+  }
   const unmet = values === null ? undefined : await target.guard?.(db, values);
   if (unmet !== undefined) {
     throw refuse(`The ${describe(target, before, entry.targetId)} of entry ${entry.id} cannot be restored: ${unmet}.`);

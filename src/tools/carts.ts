@@ -66,7 +66,7 @@ export const createCart = defineTool({
     if (!cart) throw new Error('cart insert returned no row');
     const rows = lines.length === 0 ? [] : await insertCartItems(ctx.db,
       lines.map((line) => ({ cartId: cart.id, productId: line.productId, quantity: line.quantity })));
-    const view = priceCart(cart.id, lines, discount, await shippingBook(ctx.db, undefined));
+    const view = priceCart(cart.id, lines, discount, await shippingBook(ctx.db));
     await ctx.audit({ targetType: 'cart', targetId: cart.id, before: null, after: snapshotOf(cart, rows) });
     return view;
   },

@@ -221,6 +221,8 @@ describe('cart.checkout', () => {
     const again = await t.call('cart.checkout', checkoutBody(cartId), asCart);
     expect(again.status).toBe(422);
     expect(again.body.code).toBe('cart_closed');
+    // The order's own statement closed the cart and pointed it at the order.
+    expect(again.body.detail).toContain(`as order "${response.body.result.orderId}"`);
     for (const [tool, body] of [
       ['cart.set_item', { cartId, slug: a.slug, quantity: 1 }],
       ['cart.apply_discount', { cartId, code: null }],

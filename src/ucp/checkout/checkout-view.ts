@@ -188,7 +188,7 @@ async function chooseShipping(db: Queryable, fulfillment: StoredFulfillment | nu
   const country = destination?.address_country;
   const firstGroup = method.groups[0];
   const quote = country
-    ? priceShipping({ ...inputs, country, chosenOptionId: firstGroup?.selected_option_id ?? undefined }, await shippingBook(db, country))
+    ? priceShipping({ ...inputs, country, chosenOptionId: firstGroup?.selected_option_id ?? undefined }, await shippingBook(db))
     : undefined;
   const options = quote?.options.map(fulfillmentOption);
   // UCP asks the buyer to choose: the cheapest option is charged only once it is selected.
