@@ -5,8 +5,7 @@ import type { AppDeps } from '../../deps.ts';
 import { ConsoleRefusal, refusalOf, runOwnerCommand } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { formatDate } from '../format.ts';
-import { signedIn } from '../session.ts';
-import type { SignedIn } from '../session.ts';
+import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
 
 /** An approval as the owner command `approvals.list` shows it to a person. */
@@ -97,23 +96,17 @@ ${entries.map((entry) => entryView(who, entry, 'h2'))}`,
     }, status);
   };
 
-  app.get('/admin/approvals', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    return listPage(request, reply, who);
-  });
+  app.get('/admin/approvals', async (request, reply) => listPage(request, reply, request.staff));
 
   app.get<{ Params: { id: string }; Querystring: { done?: string } }>('/admin/approvals/:id', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const done = DONE[request.query.done ?? ''];
     return onePage(request, reply, who, request.params.id, done ? noticeBox(done) : undefined);
   });
 
   for (const decision of ['approve', 'deny'] as const) {
-    app.post<{ Params: { id: string }; Body: Record<string, string> }>(`/admin/approvals/:id/${decision}`, { preHandler: app.csrfProtection }, async (request, reply) => {
-      const who = await signedIn(deps, request, reply);
-      if (!who) return reply;
+    app.post<{ Params: { id: string }; Body: Record<string, string> }>(`/admin/approvals/:id/${decision}`, async (request, reply) => {
+      const who = request.staff;
       const note = request.body?.note?.trim();
       const outcome = await runOwnerCommand(deps, request, who.actor, `approvals.${decision}`, { id: request.params.id, ...(note ? { note } : {}) });
       // A refusal (the target changed, decided meanwhile, a viewer's role) shows on the entry itself, with why.

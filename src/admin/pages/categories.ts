@@ -8,8 +8,7 @@ import type { Refusal } from '../call.ts';
 import { actByTool, confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { field, filled, textArea } from '../fields.ts';
-import { signedIn } from '../session.ts';
-import type { SignedIn } from '../session.ts';
+import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
 import { changedOnly, originalField, postedOriginal } from '../versioned-form.ts';
 
@@ -61,15 +60,10 @@ ${canWrite ? categoryForm(who, values, options.refusal, options.values ? undefin
     }, options.refusal ? 422 : 200);
   };
 
-  app.get<{ Querystring: ListQuery }>('/admin/categories', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    return listPage(request, reply, who, request.query);
-  });
+  app.get<{ Querystring: ListQuery }>('/admin/categories', async (request, reply) => listPage(request, reply, request.staff, request.query));
 
-  app.post<{ Body: Form }>('/admin/categories', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Body: Form }>('/admin/categories', async (request, reply) => {
+    const who = request.staff;
     const body = request.body;
     const input = upsertInput(body);
     const original = postedOriginal(body);
@@ -79,7 +73,7 @@ ${canWrite ? categoryForm(who, values, options.refusal, options.values ? undefin
     return listPage(request, reply, who, {}, { values: body, refusal: refusalOf(outcome.problem) });
   });
 
-  confirmRoute<{ slug: string }>(app, deps, {
+  confirmRoute<{ slug: string }>(app, {
     path: '/admin/categories/:slug/delete', current: 'categories',
     ask: async (request, who) => {
       const category = (await readTool<Category[]>(deps, request, who.actor, 'categories.list', { includeEmpty: true }))

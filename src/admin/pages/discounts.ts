@@ -13,8 +13,7 @@ import { amountWarnings, confirmedAnyway, saveButton, warningBox } from '../amou
 import { readAmounts } from '../money-input.ts';
 import type { FormAmounts } from '../money-input.ts';
 import { formatDate, formatDay, formatMoney, startOfDay, today } from '../format.ts';
-import { signedIn } from '../session.ts';
-import type { SignedIn } from '../session.ts';
+import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
 import { postedVersion, versionField } from '../versioned-form.ts';
 
@@ -109,8 +108,7 @@ export function discountPages(app: FastifyInstance, deps: AppDeps): void {
   const { timeZone } = deps.config.admin;
 
   app.get<{ Querystring: ListQuery }>('/admin/discounts', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const onlyActive = request.query.active === '1';
     const all = await readTool<Discount[]>(deps, request, who.actor, 'discounts.list', { limit: FETCHED, ...(onlyActive ? { onlyActive } : {}) });
     const page = Math.max(1, Number.parseInt(request.query.page ?? '1', 10) || 1);
@@ -142,15 +140,10 @@ ${all.length === FETCHED ? html`<p>${c.shownFirst(FETCHED)}</p>` : ''}
     }, refusal ? 422 : 200);
   };
 
-  app.get('/admin/discounts/new', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    return newPage(reply, who, { type: 'percent' });
-  });
+  app.get('/admin/discounts/new', async (request, reply) => newPage(reply, request.staff, { type: 'percent' }));
 
-  app.post<{ Body: Form }>('/admin/discounts/new', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Body: Form }>('/admin/discounts/new', async (request, reply) => {
+    const who = request.staff;
     const body = request.body;
     const { currency } = await readSettings(deps.runtime.db);
     const read = valueOf(body, currency);
@@ -180,15 +173,10 @@ ${hasScope(who.actor, 'discounts:write') ? html`<p>${toggleControl(who, discount
     }, conflict ? 409 : 200);
   };
 
-  app.get<{ Params: { code: string }; Querystring: { done?: string } }>('/admin/discounts/:code', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    return detailPage(request, reply, who, request.params.code, DONE[request.query.done ?? '']);
-  });
+  app.get<{ Params: { code: string }; Querystring: { done?: string } }>('/admin/discounts/:code', async (request, reply) => detailPage(request, reply, request.staff, request.params.code, DONE[request.query.done ?? '']));
 
   app.get<{ Params: { code: string } }>('/admin/discounts/:code/deactivate', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const { record: discount, version } = await readVersioned<Discount>(deps, request, who.actor, 'discounts.get', { code: request.params.code });
     const { currency } = await readSettings(deps.runtime.db);
     return sendAdminPage(reply, {
@@ -200,9 +188,8 @@ ${hasScope(who.actor, 'discounts:write') ? html`<p>${toggleControl(who, discount
 
   // The wanted state is always named, so a form sent twice, or after someone else's change, never flips it back.
   for (const [action, active] of [['deactivate', false], ['activate', true]] as const) {
-    app.post<{ Params: { code: string }; Body: Form }>(`/admin/discounts/:code/${action}`, { preHandler: app.csrfProtection }, async (request, reply) => {
-      const who = await signedIn(deps, request, reply);
-      if (!who) return reply;
+    app.post<{ Params: { code: string }; Body: Form }>(`/admin/discounts/:code/${action}`, async (request, reply) => {
+      const who = request.staff;
       const outcome = await callTool(deps, request, who.actor, 'discounts.toggle', { code: request.params.code, active }, idempotencyKeyOf(request.body), { ifMatch: postedVersion(request.body) });
       if (outcome.ok) return reply.redirect(`${href((outcome.result as { code: string }).code)}?done=${active ? 'activated' : 'deactivated'}`, 303);
       if (isConflict(outcome)) return detailPage(request, reply, who, request.params.code, undefined, t.conflict.switched);

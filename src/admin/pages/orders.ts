@@ -15,8 +15,7 @@ import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts'
 import { checkbox, field, filled } from '../fields.ts';
 import { formatDate, formatDay, formatMoney } from '../format.ts';
 import { formatMoneyInput, parseMoneyInput } from '../money-input.ts';
-import { signedIn } from '../session.ts';
-import type { SignedIn } from '../session.ts';
+import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
 import { postedVersion, versionField } from '../versioned-form.ts';
 import type { AuditEntry } from './activity.ts';
@@ -134,8 +133,7 @@ export function orderPages(app: FastifyInstance, deps: AppDeps): void {
   const { timeZone } = deps.config.admin;
 
   app.get<{ Querystring: ListQuery }>('/admin/orders', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const query = request.query;
     const outcome = await callTool(deps, request, who.actor, 'orders.list', listInput(query));
     const orders = outcome.ok ? outcome.result as OrderSummary[] : [];
@@ -186,23 +184,17 @@ ${canWrite ? html`<section><h2>${t.orders.move}</h2>${statusForms(order, version
     }, options.refusal ? 422 : 200);
   };
 
-  app.get<{ Params: { id: string }; Querystring: { done?: string } }>('/admin/orders/:id', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    return detail(request, reply, who, request.params.id, { done: request.query.done === '1' });
-  });
+  app.get<{ Params: { id: string }; Querystring: { done?: string } }>('/admin/orders/:id', async (request, reply) => detail(request, reply, request.staff, request.params.id, { done: request.query.done === '1' }));
 
   app.get<{ Params: { id: string } }>('/admin/orders/:id/slip', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const order = await readTool<OrderRecord>(deps, request, who.actor, 'orders.get', { orderId: request.params.id });
     return sendAdminPage(reply, { title: `${t.orders.slip} ${order.id.slice(0, 8)}`, current: 'orders', viewer: who.viewer, main: packingSlip(order, timeZone) });
   });
 
   // The refund's first step checks the amount and asks; nothing is refunded until the confirmation is sent.
-  app.post<{ Params: { id: string }; Body: StatusBody }>('/admin/orders/:id/refund/confirm', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Params: { id: string }; Body: StatusBody }>('/admin/orders/:id/refund/confirm', async (request, reply) => {
+    const who = request.staff;
     const body = request.body;
     const order = await readTool<OrderRecord>(deps, request, who.actor, 'orders.get', { orderId: request.params.id });
     // The one reading of a typed amount (money-input.ts); a refund is more than nothing.
@@ -227,9 +219,8 @@ ${reason ? html`<input type="hidden" name="reason" value="${reason}">` : ''}
     });
   });
 
-  app.post<{ Params: { id: string }; Body: StatusBody }>('/admin/orders/:id/refund', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Params: { id: string }; Body: StatusBody }>('/admin/orders/:id/refund', async (request, reply) => {
+    const who = request.staff;
     const body = request.body;
     // The confirmation page carries the amount in minor units, as the tool takes it.
     const input = {
@@ -243,9 +234,8 @@ ${reason ? html`<input type="hidden" name="reason" value="${reason}">` : ''}
     return detail(request, reply, who, request.params.id, { refusal: refusalOf(outcome.problem) });
   });
 
-  app.post<{ Params: { id: string }; Body: StatusBody }>('/admin/orders/:id/status', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Params: { id: string }; Body: StatusBody }>('/admin/orders/:id/status', async (request, reply) => {
+    const who = request.staff;
     const body = request.body;
     // A cancellation or refund is made only from its confirmation page, never by a form that skipped it.
     if (ASKED.has(body.status as OrderStatus)) return reply.redirect(askPath(request.params.id, String(body.status)), 303);
@@ -266,7 +256,7 @@ ${reason ? html`<input type="hidden" name="reason" value="${reason}">` : ''}
     return detail(request, reply, who, request.params.id, { typed: body, refusal });
   });
 
-  confirmRoute<{ id: string; status: string }>(app, deps, {
+  confirmRoute<{ id: string; status: string }>(app, {
     path: '/admin/orders/:id/status/:status', current: 'orders',
     ask: async (request, who) => {
       const status = request.params.status as OrderStatus;

@@ -15,8 +15,7 @@ import { formatDate } from '../format.ts';
 import { layoutEditor } from '../layout-editor.ts';
 import { applyOp, layoutInput, parseOp, sectionsFromForm, sectionsFromLayout } from '../layout-form.ts';
 import type { FormNode } from '../layout-form.ts';
-import { signedIn } from '../session.ts';
-import type { SignedIn } from '../session.ts';
+import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
 import { changedOnly, originalField, postedOriginal, postedVersion, versionFields } from '../versioned-form.ts';
 
@@ -55,8 +54,7 @@ export function pagePages(app: FastifyInstance, deps: AppDeps): void {
   const { timeZone } = deps.config.admin;
 
   app.get<{ Querystring: { done?: string } }>('/admin/pages', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const pages = await readTool<Summary[]>(deps, request, who.actor, 'pages.list', {});
     const done = DONE[request.query.done ?? ''];
     const p = t.pages;
@@ -75,15 +73,10 @@ ${pages.map((page) => html`<tr><td data-label="${p.pageTitle}"><a href="${pagePa
     main: html`<h1>${t.pages.newPage}</h1>${refusal ? problemBox(refusal.detail, refusal.resolution) : ''}${detailsForm(who, { action: '/admin/pages/new', values, creating: true, refusal })}`,
   }, refusal ? 422 : 200);
 
-  app.get('/admin/pages/new', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    return newPage(reply, who, { status: 'draft' });
-  });
+  app.get('/admin/pages/new', async (request, reply) => newPage(reply, request.staff, { status: 'draft' }));
 
-  app.post<{ Body: Form }>('/admin/pages/new', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Body: Form }>('/admin/pages/new', async (request, reply) => {
+    const who = request.staff;
     const body = request.body;
     const slug = body.slug?.trim() ?? '';
     // pages.upsert would quietly overwrite a page that has this slug; a person creating a page means a new one.
@@ -123,15 +116,13 @@ ${layoutEditor(who.viewer, { action: pagePath(page.slug, '/layout'), sections, u
   };
 
   app.get<{ Params: { slug: string }; Querystring: { done?: string } }>('/admin/pages/:slug', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const notice = DONE[request.query.done ?? ''];
     return editPage(request, reply, who, request.params.slug, notice ? { notice } : {});
   });
 
-  app.post<{ Params: { slug: string }; Body: Form }>('/admin/pages/:slug', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Params: { slug: string }; Body: Form }>('/admin/pages/:slug', async (request, reply) => {
+    const who = request.staff;
     const body = request.body;
     const original = postedOriginal(body);
     const input = upsertInput(request.params.slug, body);
@@ -143,9 +134,8 @@ ${layoutEditor(who.viewer, { action: pagePath(page.slug, '/layout'), sections, u
     return editPage(request, reply, who, request.params.slug, { values: body, refusal: refusalOf(outcome.problem) });
   });
 
-  app.post<{ Params: { slug: string }; Body: Form }>('/admin/pages/:slug/layout', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Params: { slug: string }; Body: Form }>('/admin/pages/:slug/layout', async (request, reply) => {
+    const who = request.staff;
     const { slug } = request.params;
     const body = request.body;
     const op = parseOp(body);
@@ -165,7 +155,7 @@ ${layoutEditor(who.viewer, { action: pagePath(page.slug, '/layout'), sections, u
     return editPage(request, reply, who, slug, { sections, unsaved: true, layoutRefusal });
   });
 
-  confirmRoute<{ slug: string }>(app, deps, {
+  confirmRoute<{ slug: string }>(app, {
     path: '/admin/pages/:slug/delete', current: 'pages',
     ask: async (request, who) => {
       await readTool(deps, request, who.actor, 'pages.get_layout', { slug: request.params.slug });

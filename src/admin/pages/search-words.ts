@@ -7,8 +7,7 @@ import type { Refusal } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { drawnFields, drawnOf } from '../edit-form.ts';
 import { textArea } from '../fields.ts';
-import { signedIn } from '../session.ts';
-import type { SignedIn } from '../session.ts';
+import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
 
 type Vocabulary = { words: Record<string, string[]>; ignore: string[] };
@@ -66,15 +65,13 @@ ${textArea({ name: 'ignore', label: w.ignore, value: values.ignore, error: err('
   };
 
   app.get<{ Querystring: { done?: string } }>('/admin/settings/search-words', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const notice = { saved: w.saved, unchanged: w.unchanged }[request.query.done ?? ''];
     return page(request, reply, who, notice ? { notice } : {});
   });
 
-  app.post<{ Body: Form }>('/admin/settings/search-words', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Body: Form }>('/admin/settings/search-words', async (request, reply) => {
+    const who = request.staff;
     const body = request.body;
     const parsed = vocabularyOf(body);
     if ('line' in parsed) {

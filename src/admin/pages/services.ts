@@ -11,8 +11,7 @@ import type { Conflict } from '../conflict.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { checkbox, field, filled, lines, select, textArea, wholeNumber } from '../fields.ts';
 import { formatDate } from '../format.ts';
-import { signedIn } from '../session.ts';
-import type { SignedIn } from '../session.ts';
+import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
 import { changedOnly, postedOriginal, postedVersion, versionFields } from '../versioned-form.ts';
 
@@ -89,8 +88,7 @@ export function servicePages(app: FastifyInstance, deps: AppDeps): void {
   const path = (slug: string, rest = '') => `/admin/services/${encodeURIComponent(slug)}${rest}`;
 
   app.get<{ Querystring: { done?: string } }>('/admin/services', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const services = await readTool<Summary[]>(deps, request, who.actor, 'services.list', {});
     const done = DONE[request.query.done ?? ''];
     const s = t.services;
@@ -109,15 +107,10 @@ ${services.map((service) => html`<tr><td data-label="${s.serviceTitle}"><a href=
     main: html`<h1>${t.services.newService}</h1>${refusal ? problemBox(refusal.detail, refusal.resolution) : ''}${serviceForm(who, { action: '/admin/services/new', values, creating: true, ...(refusal ? { refusal } : {}) })}`,
   }, refusal ? 422 : 200);
 
-  app.get('/admin/services/new', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    return newPage(reply, who, { status: 'published' });
-  });
+  app.get('/admin/services/new', async (request, reply) => newPage(reply, request.staff, { status: 'published' }));
 
-  app.post<{ Body: Form }>('/admin/services/new', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Body: Form }>('/admin/services/new', async (request, reply) => {
+    const who = request.staff;
     const body = request.body;
     const slug = filled(body, 'slug');
     const outcome = await callTool(deps, request, who.actor, 'services.create', { ...serviceFields(body), ...(slug ? { slug } : {}) }, idempotencyKeyOf(body));
@@ -151,15 +144,13 @@ ${canWrite ? html`${serviceForm(who, { action: path(service.slug), values: optio
   };
 
   app.get<{ Params: { slug: string }; Querystring: { done?: string } }>('/admin/services/:slug', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const notice = DONE[request.query.done ?? ''];
     return editPage(request, reply, who, request.params.slug, notice ? { notice } : {});
   });
 
-  app.post<{ Params: { slug: string }; Body: Form }>('/admin/services/:slug', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Params: { slug: string }; Body: Form }>('/admin/services/:slug', async (request, reply) => {
+    const who = request.staff;
     const body = request.body;
     const original = postedOriginal(body);
     // Only what the person changed goes in the patch: a field they left alone never overwrites someone else's change.
@@ -171,7 +162,7 @@ ${canWrite ? html`${serviceForm(who, { action: path(service.slug), values: optio
     return editPage(request, reply, who, request.params.slug, { values: body, refusal: refusalOf(outcome.problem) });
   });
 
-  confirmRoute<{ slug: string }>(app, deps, {
+  confirmRoute<{ slug: string }>(app, {
     path: '/admin/services/:slug/delete', current: 'services',
     ask: async (request, who) => {
       const service = await readTool<Service>(deps, request, who.actor, 'services.get', { slug: request.params.slug });
