@@ -8,6 +8,7 @@ import { callTool, formKey, idempotencyKeyOf, readTool, readVersioned, refusalOf
 import { isConflict } from '../conflict.ts';
 import type { Refusal } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { keepsDraft, takeDraft } from '../drafts.ts';
 import { field, filled, select, wholeNumber } from '../fields.ts';
 import { amountWarnings, confirmedAnyway, saveButton, warningBox } from '../amount-checks.ts';
 import { readAmounts } from '../money-input.ts';
@@ -131,18 +132,21 @@ ${all.length === FETCHED ? html`<p>${c.shownFirst(FETCHED)}</p>` : ''}
     });
   });
 
-  const newPage = async (reply: FastifyReply, who: SignedIn, values: Form, options: { refusal?: Refusal; warnings?: string[] } = {}) => {
+  const newPage = async (reply: FastifyReply, who: SignedIn, values: Form, options: { refusal?: Refusal; warnings?: string[]; notice?: string } = {}) => {
     const { currency } = await readSettings(deps.runtime.db);
-    const { refusal, warnings = [] } = options;
+    const { refusal, warnings = [], notice } = options;
     return sendAdminPage(reply, {
       title: t.discounts.newDiscount, current: 'discounts', viewer: who.viewer,
-      main: html`<h1>${t.discounts.newDiscount}</h1>${refusal ? problemBox(refusal.detail, refusal.resolution) : ''}${warnings.length > 0 ? warningBox(warnings) : ''}<p>${t.discounts.noEdit}</p>${discountForm(who, values, currency, { refusal, warned: warnings.length > 0 })}`,
+      main: html`<h1>${t.discounts.newDiscount}</h1>${notice ? noticeBox(notice) : ''}${refusal ? problemBox(refusal.detail, refusal.resolution) : ''}${warnings.length > 0 ? warningBox(warnings) : ''}<p>${t.discounts.noEdit}</p>${discountForm(who, values, currency, { refusal, warned: warnings.length > 0 })}`,
     }, refusal ? 422 : 200);
   };
 
-  app.get('/admin/discounts/new', async (request, reply) => newPage(reply, request.staff, { type: 'percent' }));
+  app.get('/admin/discounts/new', async (request, reply) => {
+    const draft = takeDraft(request);
+    return newPage(reply, request.staff, draft?.fields ?? { type: 'percent' }, draft ? { notice: t.signIn.draftRestored } : {});
+  });
 
-  app.post<{ Body: Form }>('/admin/discounts/new', async (request, reply) => {
+  app.post<{ Body: Form }>('/admin/discounts/new', keepsDraft(), async (request, reply) => {
     const who = request.staff;
     const body = request.body;
     const { currency } = await readSettings(deps.runtime.db);

@@ -10,6 +10,7 @@ import type { AppDeps } from '../../deps.ts';
 import { parseInput } from '../../tools/invoke.ts';
 import { confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { keepsDraft, takeDraft } from '../drafts.ts';
 import { field, filled } from '../fields.ts';
 import { formatDate } from '../format.ts';
 import { ownersOnly } from '../signed-in.ts';
@@ -54,9 +55,12 @@ ${keys.map((key) => html`<tr><td data-label="${t.keys.name}">${key.name}</td><td
 
   const shownOnce = (key: string) => html`<div class="notice" role="status"><p>${t.keys.shownOnce}</p><p><label for="new-key">API key</label><input id="new-key" class="secret" readonly value="${key}" size="60"></p></div>`;
 
-  app.get('/admin/keys', async (request, reply) => page(reply, request.staff));
+  app.get('/admin/keys', async (request, reply) => {
+    const draft = takeDraft(request);
+    return page(reply, request.staff, draft ? { typed: { ...draft.fields, ...draft.lists }, top: noticeBox(t.signIn.draftRestored) } : {});
+  });
 
-  app.post<{ Body: Form }>('/admin/keys', async (request, reply) => {
+  app.post<{ Body: Form }>('/admin/keys', keepsDraft(), async (request, reply) => {
     const who = request.staff;
     const body = request.body;
     const expires = filled({ expires: String(body.expires ?? '') }, 'expires');

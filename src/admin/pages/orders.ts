@@ -12,12 +12,13 @@ import { isConflict } from '../conflict.ts';
 import type { Refusal } from '../call.ts';
 import { actByTool, confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { keepsDraft, takeDraft } from '../drafts.ts';
 import { checkbox, field, filled } from '../fields.ts';
 import { formatDate, formatDay, formatMoney } from '../format.ts';
 import { formatMoneyInput, parseMoneyInput } from '../money-input.ts';
 import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
-import { postedVersion, versionField } from '../versioned-form.ts';
+import { keptVersion, postedVersion, versionField } from '../versioned-form.ts';
 import type { AuditEntry } from './activity.ts';
 
 const PAGE_SIZE = 25;
@@ -156,7 +157,7 @@ ${orders.map((order) => html`<tr><td data-label="${t.orders.order}"><a href="/ad
     });
   });
 
-  const detail = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, orderId: string, options: { typed?: StatusBody; refusal?: Refusal; done?: boolean } = {}) => {
+  const detail = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, orderId: string, options: { typed?: StatusBody; refusal?: Refusal; notice?: string; baseline?: StatusBody } = {}) => {
     const { record: order, version } = await readVersioned<OrderRecord>(deps, request, who.actor, 'orders.get', { orderId });
     const history = await readTool<AuditEntry[]>(deps, request, who.actor, 'audit.list', { targetId: order.id, limit: 50 });
     const money = (minor: number) => formatMoney(minor, order.currency);
@@ -165,7 +166,7 @@ ${orders.map((order) => html`<tr><td data-label="${t.orders.order}"><a href="/ad
       title: `${t.orders.order} ${order.id.slice(0, 8)}`, current: 'orders', viewer: who.viewer,
       main: html`<h1>${t.orders.order} ${order.id.slice(0, 8)} · ${statusLabel(order.status)}</h1>
 <p><a href="/admin/orders/${order.id}/slip">${t.orders.slip}</a></p>
-${options.done ? noticeBox(t.done) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
+${options.notice ? noticeBox(options.notice) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
 <section class="panel"><h2>${t.orders.customer}</h2><p>${order.shippingName} · ${order.email}${order.phoneNumber ? ` · ${order.phoneNumber}` : ''}</p>
 <p>${t.orders.channel}: ${order.channel} · ${t.orders.placed}: ${formatDate(order.createdAt, timeZone)}</p></section>
 <section class="panel"><h2>${t.orders.lines}</h2><table class="stack"><thead><tr><th scope="col">${t.products.name}</th><th scope="col" class="num">${t.orders.quantity}</th><th scope="col" class="num">${t.orders.unitPrice}</th></tr></thead><tbody>
@@ -180,11 +181,16 @@ ${shipment(order, timeZone)}</section>
         html`<li>${formatDate(entry.at, timeZone)} · ${entry.actor.name} · ${historyStatus(entry.before)} → ${historyStatus(entry.after)}</li>`)}</ul>`}
 ${refundList(order, timeZone)}</section>
 ${canWrite && canBeRefunded(order) ? refundForm(order, who, options.typed ?? {}, options.refusal) : ''}
-${canWrite ? html`<section><h2>${t.orders.move}</h2>${statusForms(order, version, who, options.typed ?? {}, options.refusal)}</section>` : ''}`,
+${canWrite ? html`<section><h2>${t.orders.move}</h2>${statusForms(order, keptVersion(options.baseline, version), who, options.typed ?? {}, options.refusal)}</section>` : ''}`,
     }, options.refusal ? 422 : 200);
   };
 
-  app.get<{ Params: { id: string }; Querystring: { done?: string } }>('/admin/orders/:id', async (request, reply) => detail(request, reply, request.staff, request.params.id, { done: request.query.done === '1' }));
+  app.get<{ Params: { id: string }; Querystring: { done?: string } }>('/admin/orders/:id', async (request, reply) => {
+    const draft = takeDraft(request);
+    // A status form's draft keeps the version it was typed against: a move made meanwhile is still refused.
+    if (draft) return detail(request, reply, request.staff, request.params.id, { typed: draft.fields, baseline: draft.fields, notice: t.signIn.draftRestored });
+    return detail(request, reply, request.staff, request.params.id, request.query.done === '1' ? { notice: t.done } : {});
+  });
 
   app.get<{ Params: { id: string } }>('/admin/orders/:id/slip', async (request, reply) => {
     const who = request.staff;
@@ -193,7 +199,7 @@ ${canWrite ? html`<section><h2>${t.orders.move}</h2>${statusForms(order, version
   });
 
   // The refund's first step checks the amount and asks; nothing is refunded until the confirmation is sent.
-  app.post<{ Params: { id: string }; Body: StatusBody }>('/admin/orders/:id/refund/confirm', async (request, reply) => {
+  app.post<{ Params: { id: string }; Body: StatusBody }>('/admin/orders/:id/refund/confirm', keepsDraft('/admin/orders/:id'), async (request, reply) => {
     const who = request.staff;
     const body = request.body;
     const order = await readTool<OrderRecord>(deps, request, who.actor, 'orders.get', { orderId: request.params.id });
@@ -234,7 +240,7 @@ ${reason ? html`<input type="hidden" name="reason" value="${reason}">` : ''}
     return detail(request, reply, who, request.params.id, { refusal: refusalOf(outcome.problem) });
   });
 
-  app.post<{ Params: { id: string }; Body: StatusBody }>('/admin/orders/:id/status', async (request, reply) => {
+  app.post<{ Params: { id: string }; Body: StatusBody }>('/admin/orders/:id/status', keepsDraft('/admin/orders/:id'), async (request, reply) => {
     const who = request.staff;
     const body = request.body;
     // A cancellation or refund is made only from its confirmation page, never by a form that skipped it.
@@ -252,8 +258,8 @@ ${reason ? html`<input type="hidden" name="reason" value="${reason}">` : ''}
     };
     const outcome = await callTool(deps, request, who.actor, 'orders.update_status', input, idempotencyKeyOf(body), { ifMatch: postedVersion(body) });
     if (outcome.ok) return reply.redirect(`/admin/orders/${request.params.id}?done=1`, 303);
-    const refusal = isConflict(outcome) ? { detail: t.conflict.moved, resolution: '', fields: new Map<string, string>() } : refusalOf(outcome.problem);
-    return detail(request, reply, who, request.params.id, { typed: body, refusal });
+    if (isConflict(outcome)) return detail(request, reply, who, request.params.id, { typed: body, refusal: { detail: t.conflict.moved, resolution: '', fields: new Map<string, string>() } });
+    return detail(request, reply, who, request.params.id, { typed: body, baseline: body, refusal: refusalOf(outcome.problem) });
   });
 
   confirmRoute<{ id: string; status: string }>(app, {

@@ -6,6 +6,7 @@ import { describeRule } from '../../policies/document.ts';
 import type { PolicyDocument, PolicyRule } from '../../policies/document.ts';
 import { ConsoleRefusal, refusalOf, runOwnerCommand } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { keepsDraft, takeDraft } from '../drafts.ts';
 import { ownersOnly } from '../signed-in.ts';
 import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
@@ -45,9 +46,13 @@ export function policyPages(app: FastifyInstance, deps: AppDeps): void {
     }, options.status ?? 200);
   };
 
-  app.get<{ Querystring: { done?: string } }>('/admin/policies', async (request, reply) => page(request, reply, request.staff, request.query.done === 'saved' ? { notice: noticeBox(p.saved) } : {}));
+  app.get<{ Querystring: { done?: string } }>('/admin/policies', async (request, reply) => {
+    const draft = takeDraft(request);
+    if (draft) return page(request, reply, request.staff, { text: draft.fields.document ?? '', notice: noticeBox(t.signIn.draftRestored) });
+    return page(request, reply, request.staff, request.query.done === 'saved' ? { notice: noticeBox(p.saved) } : {});
+  });
 
-  app.post<{ Body: Record<string, string> }>('/admin/policies', async (request, reply) => {
+  app.post<{ Body: Record<string, string> }>('/admin/policies', keepsDraft(), async (request, reply) => {
     const who = request.staff;
     const text = request.body?.document ?? '';
     const outcome = await runOwnerCommand(deps, request, who.actor, 'policies.set', { document: text });

@@ -13,7 +13,7 @@ import { parseStockChange } from '../stock-change.ts';
 import { categoryChoice, categoryOptions } from '../category-choice.ts';
 import type { CategoryOption } from '../category-choice.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
-import { takeDraft } from '../drafts.ts';
+import { keepsDraft, takeDraft } from '../drafts.ts';
 import { field, filled, textArea, wholeNumber } from '../fields.ts';
 import { formatDate, formatMoney } from '../format.ts';
 import { formatMoneyInput, readAmounts } from '../money-input.ts';
@@ -176,11 +176,11 @@ ${productForm(who, { action: '/admin/products/new', values: options.values ?? {}
 
   app.get('/admin/products/new', async (request, reply) => {
     const who = request.staff;
-    const draft = takeDraft(request, '/admin/products/new');
-    return newPage(request, reply, who, draft ? { values: draft, notice: t.signIn.draftRestored } : {});
+    const draft = takeDraft(request);
+    return newPage(request, reply, who, draft ? { values: draft.fields, notice: t.signIn.draftRestored } : {});
   });
 
-  app.post<{ Body: Form }>('/admin/products/new', async (request, reply) => {
+  app.post<{ Body: Form }>('/admin/products/new', keepsDraft(), async (request, reply) => {
     const who = request.staff;
     const body = request.body;
     const { currency } = await readSettings(deps.runtime.db);
@@ -195,13 +195,14 @@ ${productForm(who, { action: '/admin/products/new', values: options.values ?? {}
 
   app.get<{ Params: { slug: string }; Querystring: { done?: string } }>('/admin/products/:slug', async (request, reply) => {
     const who = request.staff;
-    const draft = takeDraft(request, `/admin/products/${request.params.slug}`);
-    if (draft) return editPage(request, reply, who, request.params.slug, { values: draft, notice: t.signIn.draftRestored });
+    const draft = takeDraft(request);
+    // The draft carries the baseline the person typed against, so a change made meanwhile is still a conflict.
+    if (draft) return editPage(request, reply, who, request.params.slug, { values: draft.fields, notice: t.signIn.draftRestored });
     const notice = { created: t.products.created, saved: t.products.saved, unchanged: t.products.unchanged }[request.query.done ?? ''];
     return editPage(request, reply, who, request.params.slug, notice ? { notice } : {});
   });
 
-  app.post<{ Params: { slug: string }; Body: Form }>('/admin/products/:slug', async (request, reply) => {
+  app.post<{ Params: { slug: string }; Body: Form }>('/admin/products/:slug', keepsDraft(), async (request, reply) => {
     const who = request.staff;
     const body = request.body;
     const { slug } = request.params;

@@ -9,7 +9,7 @@ import { actByTool, confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { field, filled, textArea } from '../fields.ts';
 import { formatDate, formatMoney } from '../format.ts';
-import { takeDraft } from '../drafts.ts';
+import { keepsDraft, takeDraft } from '../drafts.ts';
 import { formatMoneyInput, readAmounts } from '../money-input.ts';
 import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
@@ -110,11 +110,11 @@ ${featuresTable(who, flags, hasScope(who.actor, 'features:write'), timeZone)}`,
 
   app.get<{ Querystring: Query }>('/admin/settings', async (request, reply) => {
     const who = request.staff;
-    const draft = takeDraft(request, '/admin/settings');
-    return page(request, reply, who, request.query, draft ? { values: draft, notice: t.signIn.draftRestored } : {});
+    const draft = takeDraft(request);
+    return page(request, reply, who, request.query, draft ? { values: draft.fields, notice: t.signIn.draftRestored } : {});
   });
 
-  app.post<{ Body: Form }>('/admin/settings', async (request, reply) => {
+  app.post<{ Body: Form }>('/admin/settings', keepsDraft(), async (request, reply) => {
     const who = request.staff;
     // Amounts are read in the currency the form showed them in, the stored one, even when the form changes it.
     const { currency } = await readTool<Settings>(deps, request, who.actor, 'settings.get', {});

@@ -9,6 +9,7 @@ import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../cal
 import type { Refusal } from '../call.ts';
 import { actByTool, confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { keepsDraft, takeDraft } from '../drafts.ts';
 import { field, filled, lines, textArea, wholeNumber } from '../fields.ts';
 import { formatMoney } from '../format.ts';
 import type { SignedIn } from '../signed-in.ts';
@@ -111,7 +112,8 @@ function editing(shipping: Shipping, query: Query): { rate: Form; promotion: For
   };
 }
 
-type Typed = { kind: Kind; values: Form; refusal: Refusal };
+/** What the person typed into one of the two forms, and why it came back: a refusal, or a sign-in (a draft). */
+type Typed = { kind: Kind; values: Form; refusal?: Refusal; notice?: string };
 
 /**
  * Shipping rates and free-shipping promotions, read and changed through the shipping.* tools: the role's scopes
@@ -124,24 +126,29 @@ export function shippingPages(app: FastifyInstance, deps: AppDeps): void {
     const { currency } = await readSettings(deps.runtime.db);
     const canWrite = hasScope(who.actor, 'settings:write');
     const chosen = editing(shipping, query);
-    const done = DONE[query.done ?? ''];
+    const done = typed?.notice ?? DONE[query.done ?? ''];
+    const refusal = typed?.refusal;
     return sendAdminPage(reply, {
       title: c.title, current: 'shipping', viewer: who.viewer,
-      main: html`<h1>${c.title}</h1>${done ? noticeBox(done) : ''}${typed ? problemBox(typed.refusal.detail, typed.refusal.resolution) : ''}
+      main: html`<h1>${c.title}</h1>${done ? noticeBox(done) : ''}${refusal ? problemBox(refusal.detail, refusal.resolution) : ''}
 <p>${c.lead}</p>${canWrite ? '' : html`<p>${c.readOnly}</p>`}
 <section><h2>${c.rates}</h2>${ratesTable(shipping.rates, currency, canWrite)}</section>
 ${canWrite ? rateForm(who, typed?.kind === 'rate' ? typed.values : chosen.rate, typed?.kind === 'rate' ? typed.refusal : undefined) : ''}
 <section><h2>${c.promotions}</h2>${promotionsTable(shipping.promotions, currency, canWrite)}</section>
 ${canWrite ? promotionForm(who, typed?.kind === 'promotion' ? typed.values : chosen.promotion, typed?.kind === 'promotion' ? typed.refusal : undefined) : ''}`,
-    }, typed ? 422 : 200);
+    }, refusal ? 422 : 200);
   };
 
-  app.get<{ Querystring: Query }>('/admin/shipping', async (request, reply) => page(request, reply, request.staff, request.query));
+  app.get<{ Querystring: Query }>('/admin/shipping', async (request, reply) => {
+    const draft = takeDraft(request);
+    const kind = (['rate', 'promotion'] as const).find((candidate) => draft?.action === `/admin/shipping/${TOOLS[candidate].path}`);
+    return page(request, reply, request.staff, request.query, draft && kind ? { kind, values: draft.fields, notice: t.signIn.draftRestored } : undefined);
+  });
 
   for (const kind of ['rate', 'promotion'] as const) {
     const { set, remove, path, removeTitle, named } = TOOLS[kind];
 
-    app.post<{ Body: Form }>(`/admin/shipping/${path}`, async (request, reply) => {
+    app.post<{ Body: Form }>(`/admin/shipping/${path}`, keepsDraft('/admin/shipping'), async (request, reply) => {
       const who = request.staff;
       const input = kind === 'rate' ? rateInput(request.body) : promotionInput(request.body);
       const outcome = await callTool(deps, request, who.actor, set, input, idempotencyKeyOf(request.body));

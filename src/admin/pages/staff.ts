@@ -9,6 +9,7 @@ import { ConsoleRefusal, refusalOf, runOwnerCommand } from '../call.ts';
 import type { Refusal } from '../call.ts';
 import { confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { keepsDraft, takeDraft } from '../drafts.ts';
 import { field, select } from '../fields.ts';
 import { formatDate } from '../format.ts';
 import { ownersOnly } from '../signed-in.ts';
@@ -63,9 +64,12 @@ ${select({ name: 'role', label: t.staff.role, value: options.typed?.role ?? 'vie
     return member;
   };
 
-  app.get('/admin/staff', async (request, reply) => page(request, reply, request.staff));
+  app.get('/admin/staff', async (request, reply) => {
+    const draft = takeDraft(request);
+    return page(request, reply, request.staff, draft ? { typed: draft.fields, top: noticeBox(t.signIn.draftRestored) } : {});
+  });
 
-  app.post<{ Body: Form }>('/admin/staff/invite', async (request, reply) => {
+  app.post<{ Body: Form }>('/admin/staff/invite', keepsDraft('/admin/staff'), async (request, reply) => {
     const who = request.staff;
     const typed = { email: String(request.body.email ?? ''), role: String(request.body.role ?? '') };
     const outcome = await runOwnerCommand(deps, request, who.actor, 'staff.invite', typed);
