@@ -7,8 +7,7 @@ import type { Html } from '../edge/html/template.ts';
 import type { AppDeps } from '../deps.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from './document.ts';
 import { field } from './fields.ts';
-import { signedIn } from './session.ts';
-import type { SignedIn } from './session.ts';
+import type { SignedIn } from './signed-in.ts';
 import { t } from './strings.ts';
 
 type AccountBody = { current?: string; next?: string; confirm?: string };
@@ -36,15 +35,10 @@ ${field({ name: 'confirm', label: t.account.confirm, type: 'password', error: er
 export function accountPages(app: FastifyInstance, deps: AppDeps, limiter: SignInLimiter): void {
   const { db } = deps.runtime;
 
-  app.get<{ Querystring: { changed?: string } }>('/admin/account', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    return accountPage(reply, who, request.query.changed ? { top: noticeBox(t.account.changed) } : {});
-  });
+  app.get<{ Querystring: { changed?: string } }>('/admin/account', async (request, reply) => accountPage(reply, request.staff, request.query.changed ? { top: noticeBox(t.account.changed) } : {}));
 
-  app.post<{ Body: AccountBody }>('/admin/account', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Body: AccountBody }>('/admin/account', async (request, reply) => {
+    const who = request.staff;
     const current = String(request.body.current ?? '');
     const next = String(request.body.next ?? '');
     const checked = StaffPassword.safeParse(next);

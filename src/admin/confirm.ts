@@ -5,8 +5,7 @@ import type { AppDeps } from '../deps.ts';
 import { callTool, formKey, idempotencyKeyOf, refusalOf } from './call.ts';
 import { csrfField, problemBox, sendAdminPage } from './document.ts';
 import type { NavItem } from './document.ts';
-import { signedIn } from './session.ts';
-import type { SignedIn } from './session.ts';
+import type { SignedIn } from './signed-in.ts';
 import { t } from './strings.ts';
 
 type Params = Record<string, string>;
@@ -19,8 +18,6 @@ export type Confirmation<P extends Params> = {
   /** One path for both: GET asks, POST (with the form's CSRF token) does it. */
   path: string;
   current: NavItem;
-  /** Who may ask and act; by default anyone signed in (the tool's scope check still decides). */
-  who?: (request: FastifyRequest, reply: FastifyReply) => Promise<SignedIn | undefined>;
   /** The page's words; undefined when the thing is not there (a 404 page). */
   ask(request: FastifyRequest<{ Params: P }>, who: SignedIn): Promise<Question | undefined>;
   act(request: FastifyRequest<{ Params: P; Body: Form }>, reply: FastifyReply, who: SignedIn): Promise<FastifyReply>;
@@ -30,27 +27,20 @@ export type Confirmation<P extends Params> = {
  * An irreversible or sales-stopping action as a page pair that works without JavaScript: the GET page says what
  * will happen, and only its form's POST does it. Links elsewhere in the console lead to the page, never to the act.
  */
-export function confirmRoute<P extends Params>(app: FastifyInstance, deps: AppDeps, confirmation: Confirmation<P>): void {
-  const who = confirmation.who ?? ((request: FastifyRequest, reply: FastifyReply) => signedIn(deps, request, reply));
-
+export function confirmRoute<P extends Params>(app: FastifyInstance, confirmation: Confirmation<P>): void {
   app.get<{ Params: P }>(confirmation.path, async (request, reply) => {
-    const person = await who(request, reply);
-    if (!person) return reply;
-    const question = await confirmation.ask(request, person);
-    if (!question) return sendAdminPage(reply, { title: t.notFound, current: confirmation.current, viewer: person.viewer, main: problemBox(t.notFound) }, 404);
+    const { viewer } = request.staff;
+    const question = await confirmation.ask(request, request.staff);
+    if (!question) return sendAdminPage(reply, { title: t.notFound, current: confirmation.current, viewer, main: problemBox(t.notFound) }, 404);
     const action = request.url.split('?')[0] ?? '';
     return sendAdminPage(reply, {
-      title: question.title, current: confirmation.current, viewer: person.viewer,
+      title: question.title, current: confirmation.current, viewer,
       main: html`<h1>${question.title}</h1><p>${question.subject}</p><p>${question.lead}</p>
-<form method="post" action="${action}">${csrfField(person.viewer)}<input type="hidden" name="_idem" value="${formKey()}"><button class="danger" type="submit">${question.button}</button> <a href="${question.back}">${t.cancel}</a></form>`,
+<form method="post" action="${action}">${csrfField(viewer)}<input type="hidden" name="_idem" value="${formKey()}"><button class="danger" type="submit">${question.button}</button> <a href="${question.back}">${t.cancel}</a></form>`,
     });
   });
 
-  app.post<{ Params: P; Body: Form }>(confirmation.path, { preHandler: app.csrfProtection }, async (request, reply) => {
-    const person = await who(request, reply);
-    if (!person) return reply;
-    return confirmation.act(request, reply, person);
-  });
+  app.post<{ Params: P; Body: Form }>(confirmation.path, async (request, reply) => confirmation.act(request, reply, request.staff));
 }
 
 /**

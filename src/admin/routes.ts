@@ -32,7 +32,8 @@ import { accountPages } from './account.ts';
 import { inviteRoutes } from './invite.ts';
 import { registerSessions } from './session.ts';
 import { setupRoutes } from './setup.ts';
-import { signInRoutes } from './sign-in.ts';
+import { signInKeepingDraft, signInRoutes, signOutRoute } from './sign-in.ts';
+import { signedInScope } from './signed-in.ts';
 import { ADMIN_STYLESHEET, ADMIN_STYLESHEET_PATH } from './stylesheet.ts';
 import { t } from './strings.ts';
 
@@ -81,26 +82,28 @@ export const adminRoutes: FastifyPluginAsync<{ deps: AppDeps; masterKey: string 
   signInRoutes(app, deps, limiter);
   setupRoutes(app, deps, limiter);
   inviteRoutes(app, deps, limiter);
-  accountPages(app, deps, limiter);
-  overviewRoutes(app, deps);
-  activityRoutes(app, deps);
-  orderPages(app, deps);
-  customerPages(app, deps);
-  productPages(app, deps);
-  categoryPages(app, deps);
-  keysPages(app, deps);
-  discountPages(app, deps);
-  pagePages(app, deps);
-  pagePreviewRoutes(app, deps);
-  servicePages(app, deps);
-  appsPages(app, deps);
-  agentPages(app, deps);
-  approvalPages(app, deps);
-  policyPages(app, deps);
-  settingsPages(app, deps);
-  searchWordsPages(app, deps);
-  shippingPages(app, deps);
-  staffPages(app, deps);
-  // Its own scope: only the upload route parses multipart bodies.
-  await app.register(async (scope) => importPages(scope, deps, masterKey));
+  await app.register(async (scope) => {
+    signedInScope(scope, deps, signInKeepingDraft(deps));
+    signOutRoute(scope, deps);
+    accountPages(scope, deps, limiter);
+    overviewRoutes(scope, deps);
+    activityRoutes(scope, deps);
+    orderPages(scope, deps);
+    customerPages(scope, deps);
+    productPages(scope, deps);
+    categoryPages(scope, deps);
+    discountPages(scope, deps);
+    pagePages(scope, deps);
+    pagePreviewRoutes(scope, deps);
+    servicePages(scope, deps);
+    agentPages(scope, deps);
+    approvalPages(scope, deps);
+    settingsPages(scope, deps);
+    searchWordsPages(scope, deps);
+    shippingPages(scope, deps);
+    // An owner's pages, each in a scope of its own: its ownersOnly hook answers for its routes alone.
+    for (const ownerPages of [keysPages, appsPages, policyPages, staffPages]) await scope.register(async (owners) => ownerPages(owners, deps));
+    // Its own scope too: only the upload route parses multipart bodies.
+    await scope.register(async (owners) => importPages(owners, deps, masterKey));
+  });
 };

@@ -3,14 +3,9 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
 import fastifySession from '@fastify/session';
-import type { FastifyInstance, FastifyReply, FastifyRequest, Session } from 'fastify';
-import { managesAccess } from '../access/staff-roles.ts';
-import { pendingApprovalTotal } from '../policies/approvals.ts';
-import { findStaff, staffActor } from '../access/staff.ts';
+import type { FastifyInstance, FastifyRequest, Session } from 'fastify';
 import { staffSessionStore } from '../access/staff-sessions.ts';
-import type { Actor } from '../access/actor.ts';
 import type { AppDeps } from '../deps.ts';
-import type { Viewer } from './document.ts';
 import type { Draft } from './drafts.ts';
 
 declare module 'fastify' {
@@ -78,27 +73,4 @@ function formToken(request: FastifyRequest): string | undefined {
   if (typeof field === 'string') return field;
   const part = typeof field === 'object' && field !== null && 'value' in field ? field.value : undefined;
   return typeof part === 'string' ? part : undefined;
-}
-
-export type SignedIn = { actor: Extract<Actor, { kind: 'staff' }>; viewer: Viewer };
-
-/**
- * The signed-in person, read again from the database on every request so a removed account or a changed role
- * counts at once; undefined (and a redirect to the sign-in page already sent) when there is none.
- */
-export async function signedIn(deps: AppDeps, request: FastifyRequest, reply: FastifyReply): Promise<SignedIn | undefined> {
-  const staffId = request.session.staffId;
-  const member = staffId ? await findStaff(deps.runtime.db, staffId) : undefined;
-  if (!member) {
-    await reply.redirect('/admin/login', 303);
-    return undefined;
-  }
-  const actor = staffActor(member);
-  return {
-    actor,
-    viewer: {
-      email: member.email, role: member.role, csrfToken: reply.generateCsrf(), managesAccess: managesAccess(member.role),
-      pendingApprovals: await pendingApprovalTotal(deps.runtime.db, deps.runtime.clock()),
-    },
-  };
 }

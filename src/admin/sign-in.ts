@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { checkSignIn, hasOwner, recordSignIn } from '../access/staff.ts';
 import { endStaffSessions } from '../access/staff-sessions.ts';
 import type { SignInLimiter } from '../access/sign-in-limit.ts';
@@ -8,7 +8,6 @@ import type { AppDeps } from '../deps.ts';
 import { noticeBox, problemBox, sendAdminPage } from './document.ts';
 import { draftField, draftOf, parseDraft } from './drafts.ts';
 import type { Draft } from './drafts.ts';
-import { signedIn } from './session.ts';
 import { t } from './strings.ts';
 
 type SignInBody = { email?: string; password?: string; draft?: string };
@@ -37,16 +36,6 @@ function noOwnerBox() {
  */
 export function signInRoutes(app: FastifyInstance, deps: AppDeps, limiter: SignInLimiter): void {
   const { db } = deps.runtime;
-
-  // A form post whose session has ended: sign in first, then see the form again with what was typed (drafts.ts).
-  // A post another site's page made keeps nothing, so no one can fill a person's form for them.
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'POST' || request.session.staffId || isForeignPost(request.headers, deps.baseUrl)) return;
-    const draft = draftOf(request);
-    if (!draft) return;
-    await sendAdminPage(reply, signInPage({ draft, message: noticeBox(t.signIn.draftKept) }), 401);
-    return reply;
-  });
 
   app.get('/admin', async (_request, reply) => reply.redirect('/admin/login', 303));
   app.get('/admin/', async (_request, reply) => reply.redirect('/admin/login', 303));
@@ -88,10 +77,27 @@ export function signInRoutes(app: FastifyInstance, deps: AppDeps, limiter: SignI
     return reply.redirect(draft.path, 303);
   });
 
-  app.post<{ Querystring: { everywhere?: string } }>('/admin/logout', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    if (request.query.everywhere) await endStaffSessions(db, who.actor.staffId);
+}
+
+/**
+ * A hook of the signed-in scope (signed-in.ts): a form post whose session has ended is answered with the sign-in
+ * form carrying what was typed, and after sign-in the form comes back with it (drafts.ts). A post another site's
+ * page made keeps nothing, so no one can fill a person's form for them.
+ */
+export function signInKeepingDraft(deps: AppDeps) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    if (request.method !== 'POST' || request.session.staffId || isForeignPost(request.headers, deps.baseUrl)) return undefined;
+    const draft = draftOf(request);
+    if (!draft) return undefined;
+    await sendAdminPage(reply, signInPage({ draft, message: noticeBox(t.signIn.draftKept) }), 401);
+    return reply;
+  };
+}
+
+/** Sign-out, of this session or of every session of the person: a route of the signed-in scope. */
+export function signOutRoute(app: FastifyInstance, deps: AppDeps): void {
+  app.post<{ Querystring: { everywhere?: string } }>('/admin/logout', async (request, reply) => {
+    if (request.query.everywhere) await endStaffSessions(deps.runtime.db, request.staff.actor.staffId);
     await request.session.destroy();
     return reply.redirect('/admin/login?signedOut=1', 303);
   });

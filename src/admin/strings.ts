@@ -159,7 +159,7 @@ export const t = {
     roles: { owner: 'Owner: everything, including keys, staff and settings', manager: 'Manager: runs the shop day to day', viewer: 'Viewer: reads everything, changes nothing' },
     changeRole: 'Change role', roleChanged: (email: string, role: string) => `${email} is now ${role}.`,
     remove: 'Remove', removeTitle: 'Remove this person?', removeLead: (email: string) => `${email} can no longer sign in, and every session they have ends now. Their past changes stay in Activity.`,
-    removeButton: 'Remove the person', removed: (email: string) => `${email} was removed.`, back: 'Back to Staff',
+    removeButton: 'Remove the person', removed: (email: string) => `${email} was removed.`,
     ownerOnly: 'Only an owner manages staff.',
     pending: 'Waiting invitations', pendingLead: 'Links made and not used yet. A link that expired is no longer listed; invite the person again for a new one.',
     noPending: 'No invitation is waiting.', invitedBy: 'Invited by', notRecorded: 'Not recorded', expires: 'Expires', withdraw: 'Withdraw',

@@ -60,3 +60,16 @@ export function changedOnly(typed: Record<string, unknown>, rendered: Record<str
 function comparable(value: unknown): string | undefined {
   return JSON.stringify(value)?.replaceAll('\\r\\n', '\\n');
 }
+
+/**
+ * The version token a form drawn again carries: the one the person's posted form carried (after a refusal, or a
+ * draft restored after sign-in), so a change made meanwhile is still found; else the record's token now.
+ */
+export function keptVersion(posted: Form | undefined, now: string): string {
+  return (posted && postedVersion(posted)) ?? now;
+}
+
+/** The values a form drawn again was rendered with, by the same rule as keptVersion. */
+export function keptOriginal(posted: Form | undefined, now: Form): Form {
+  return (posted && postedOriginal(posted)) ?? now;
+}

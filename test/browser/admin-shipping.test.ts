@@ -35,6 +35,9 @@ describe.skipIf(MISSING)('the shipping page in a browser', () => {
       expect((await list()).rates.find((rate: { id: string }) => rate.id === 'dk-std').price).toBe(4500);
 
       await page.getByRole('link', { name: 'Delete dk-std' }).click();
+      expect(await page.locator('main').textContent()).toContain('PostNord, 1-3 days (dk-std)');
+      await expectAccessible(page, 'the confirmation page of a rate\'s deletion');
+      await screenshot(page, 'admin-shipping-delete');
       await page.getByRole('button', { name: 'Delete' }).click();
       await page.waitForURL(/done=rateRemoved/);
       expect((await list()).rates.map((rate: { id: string }) => rate.id)).toEqual(['any-express']);

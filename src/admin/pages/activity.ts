@@ -13,7 +13,6 @@ import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts'
 import { readSettings } from '../../shop/settings.ts';
 import { revertRefusal } from '../../tools/revert-rights.ts';
 import { formatDate, formatMoney } from '../format.ts';
-import { signedIn } from '../session.ts';
 import { t } from '../strings.ts';
 
 const PAGE_SIZE = 25;
@@ -146,8 +145,7 @@ export function activityRoutes(app: FastifyInstance, deps: AppDeps): void {
   const timeZone = deps.config.admin.timeZone;
 
   app.get<{ Querystring: Filters }>('/admin/activity', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const filters = request.query;
     const actorName = filters.actor?.trim();
     const [outcome, { currency }, agent] = await Promise.all([
@@ -174,8 +172,7 @@ ${entries.length === 0 ? html`<p>${t.none}</p>` : entries.map((entry) => entryVi
   });
 
   const confirmPage = async (request: FastifyRequest, reply: FastifyReply, id: string, problem?: { box: Html; status: number }) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const [[entry], { currency }] = await Promise.all([
       readTool<AuditEntry[]>(deps, request, who.actor, 'audit.list', { entryId: id, limit: 1 }),
       readSettings(deps.runtime.db),
@@ -196,9 +193,8 @@ ${refusal ? html`<p><a href="/admin/activity">${t.activity.back}</a></p>` : html
 
   app.get<{ Params: { id: string } }>('/admin/activity/:id/revert', async (request, reply) => confirmPage(request, reply, request.params.id));
 
-  app.post<{ Params: { id: string } }>('/admin/activity/:id/revert', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Params: { id: string } }>('/admin/activity/:id/revert', async (request, reply) => {
+    const who = request.staff;
     const outcome = await callTool(deps, request, who.actor, 'audit.revert', { entryId: request.params.id });
     if (outcome.ok) return reply.redirect('/admin/activity?done=reverted', 303);
     const { detail, resolution } = refusalOf(outcome.problem);

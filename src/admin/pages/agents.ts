@@ -15,8 +15,7 @@ import type { AppDeps } from '../../deps.ts';
 import { callTool, refusalOf } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { formatDate, localInstant, startOfDay, today } from '../format.ts';
-import { signedIn } from '../session.ts';
-import type { SignedIn } from '../session.ts';
+import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
 
 type Query = { done?: string; count?: string };
@@ -76,8 +75,7 @@ export function agentPages(app: FastifyInstance, deps: AppDeps): void {
 <td class="nowrap">${action(who, agent)}</td></tr>`;
 
   app.get<{ Querystring: Query }>('/admin/agents', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const [agents, waiting] = await Promise.all([listAgents(db, dayStart()), pendingApprovalCounts(db, clock())]);
     const done = DONE[request.query.done ?? ''];
     return sendAdminPage(reply, {
@@ -89,8 +87,7 @@ ${agents.map((agent) => row(who, agent, waiting))}</tbody></table>`}`,
   });
 
   const detail = async (request: FastifyRequest<{ Params: { agent: string }; Querystring: Query }>, reply: FastifyReply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const { agent: id } = request.params;
     const [agent, waiting] = await Promise.all([
       isAgent(id) ? findAgent(db, id, dayStart()) : undefined, pendingApprovalCounts(db, clock()),
@@ -147,15 +144,10 @@ ${entries.length === 0 ? html`<p>${t.agents.nothing}</p>` : html`<form method="p
     }, problem ? 422 : 200);
   };
 
-  app.get<{ Params: { agent: string }; Querystring: { since?: string } }>('/admin/agents/:agent/undo', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    return undoPage(request, reply, who);
-  });
+  app.get<{ Params: { agent: string }; Querystring: { since?: string } }>('/admin/agents/:agent/undo', async (request, reply) => undoPage(request, reply, request.staff));
 
-  app.post<{ Params: { agent: string }; Querystring: { since?: string }; Body: Form }>('/admin/agents/:agent/undo', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Params: { agent: string }; Querystring: { since?: string }; Body: Form }>('/admin/agents/:agent/undo', async (request, reply) => {
+    const who = request.staff;
     const list = (value: string | string[] | undefined) => [value ?? []].flat();
     const accepted = list(request.body.accept);
     const outcome = await callTool(deps, request, who.actor, 'audit.undo_session', {
@@ -172,8 +164,7 @@ ${entries.length === 0 ? html`<p>${t.agents.nothing}</p>` : html`<form method="p
   app.get<{ Params: { agent: string }; Querystring: Query }>('/admin/agents/:agent', detail);
 
   const change = (verb: 'pause' | 'resume') => async (request: FastifyRequest<{ Params: { agent: string } }>, reply: FastifyReply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const allowed = verb === 'pause' ? pausesAgents(who.actor.role) : resumesAgents(who.actor.role);
     if (!allowed) {
       return sendAdminPage(reply, { title: t.agents.title, viewer: who.viewer, main: problemBox(verb === 'pause' ? t.agents.mayNotPause : t.agents.resumeOwnerOnly) }, 403);
@@ -188,6 +179,6 @@ ${entries.length === 0 ? html`<p>${t.agents.nothing}</p>` : html`<form method="p
     return reply.redirect(`${agentPath(id)}?done=${verb}d`, 303);
   };
 
-  app.post<{ Params: { agent: string } }>('/admin/agents/:agent/pause', { preHandler: app.csrfProtection }, change('pause'));
-  app.post<{ Params: { agent: string } }>('/admin/agents/:agent/resume', { preHandler: app.csrfProtection }, change('resume'));
+  app.post<{ Params: { agent: string } }>('/admin/agents/:agent/pause', change('pause'));
+  app.post<{ Params: { agent: string } }>('/admin/agents/:agent/resume', change('resume'));
 }

@@ -4,9 +4,9 @@ import type { Html } from '../../edge/html/template.ts';
 import type { AppDeps } from '../../deps.ts';
 import { ConsoleRefusal, refusalOf, runOwnerCommand } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { keepsDraft, takeDraft } from '../drafts.ts';
 import { formatDate } from '../format.ts';
-import { signedIn } from '../session.ts';
-import type { SignedIn } from '../session.ts';
+import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
 
 /** An approval as the owner command `approvals.list` shows it to a person. */
@@ -49,7 +49,8 @@ ${fields.map((field) => {
 export function approvalPages(app: FastifyInstance, deps: AppDeps): void {
   const { timeZone } = deps.config.admin;
 
-  const entryView = (who: SignedIn, entry: Shown, headingLevel: 'h1' | 'h2'): Html => {
+  /** note: what the person typed as their note, when the entry comes back with it (a draft after sign-in). */
+  const entryView = (who: SignedIn, entry: Shown, headingLevel: 'h1' | 'h2', note = ''): Html => {
     const heading = html`${entry.tool} <small>${a.agent}: ${entry.agent}</small>`;
     const canDecide = who.actor.role !== 'viewer';
     return html`<section class="panel" aria-labelledby="ap-${entry.id}">
@@ -63,7 +64,7 @@ ${entry.problem ? html`<div><dt>${a.problem}</dt><dd>${entry.problem.detail}</dd
 ${preview(entry)}
 <details><summary>${a.arguments}</summary><pre><code>${JSON.stringify(entry.arguments, null, 2)}</code></pre></details>
 ${entry.status !== 'pending' ? '' : canDecide ? html`<form method="post" class="decide">${csrfField(who.viewer)}
-<label for="note-${entry.id}">${a.note}</label><textarea id="note-${entry.id}" name="note" rows="2" maxlength="1000"></textarea>
+<label for="note-${entry.id}">${a.note}</label><textarea id="note-${entry.id}" name="note" rows="2" maxlength="1000">${note}</textarea>
 <div class="actions"><button type="submit" formaction="/admin/approvals/${entry.id}/approve">${a.approve}<span class="skip-link"> ${entry.tool} (${entry.agent})</span></button>
 <button class="danger" type="submit" formaction="/admin/approvals/${entry.id}/deny">${a.deny}<span class="skip-link"> ${entry.tool} (${entry.agent})</span></button></div></form>`
       : html`<p class="meta">${a.viewerOnly}</p>`}
@@ -88,32 +89,28 @@ ${entries.map((entry) => entryView(who, entry, 'h2'))}`,
     });
   };
 
-  const onePage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, id: string, notice?: Html, status = 200) => {
+  const onePage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, id: string, notice?: Html, status = 200, note = '') => {
     const [entry] = await listed(request, who, id);
     if (!entry) return sendAdminPage(reply, { title: t.notFound, viewer: who.viewer, current: 'approvals', main: problemBox(t.notFound) }, 404);
     return sendAdminPage(reply, {
       title: `${a.title}: ${entry.tool}`, current: 'approvals', viewer: who.viewer,
-      main: html`<p><a href="/admin/approvals">${a.title}</a></p>${notice ?? ''}${entryView(who, entry, 'h1')}`,
+      main: html`<p><a href="/admin/approvals">${a.title}</a></p>${notice ?? ''}${entryView(who, entry, 'h1', note)}`,
     }, status);
   };
 
-  app.get('/admin/approvals', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    return listPage(request, reply, who);
-  });
+  app.get('/admin/approvals', async (request, reply) => listPage(request, reply, request.staff));
 
   app.get<{ Params: { id: string }; Querystring: { done?: string } }>('/admin/approvals/:id', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
+    const draft = takeDraft(request);
+    if (draft) return onePage(request, reply, who, request.params.id, noticeBox(t.signIn.draftRestored), 200, draft.fields.note);
     const done = DONE[request.query.done ?? ''];
     return onePage(request, reply, who, request.params.id, done ? noticeBox(done) : undefined);
   });
 
   for (const decision of ['approve', 'deny'] as const) {
-    app.post<{ Params: { id: string }; Body: Record<string, string> }>(`/admin/approvals/:id/${decision}`, { preHandler: app.csrfProtection }, async (request, reply) => {
-      const who = await signedIn(deps, request, reply);
-      if (!who) return reply;
+    app.post<{ Params: { id: string }; Body: Record<string, string> }>(`/admin/approvals/:id/${decision}`, keepsDraft('/admin/approvals/:id'), async (request, reply) => {
+      const who = request.staff;
       const note = request.body?.note?.trim();
       const outcome = await runOwnerCommand(deps, request, who.actor, `approvals.${decision}`, { id: request.params.id, ...(note ? { note } : {}) });
       // A refusal (the target changed, decided meanwhile, a viewer's role) shows on the entry itself, with why.

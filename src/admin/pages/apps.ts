@@ -7,8 +7,8 @@ import { ConsoleRefusal, refusalOf, runOwnerCommand } from '../call.ts';
 import { confirmRoute } from '../confirm.ts';
 import { noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { formatDate } from '../format.ts';
-import { signedIn } from '../session.ts';
-import type { SignedIn } from '../session.ts';
+import { ownersOnly } from '../signed-in.ts';
+import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
 
 type Query = { done?: string };
@@ -25,14 +25,7 @@ const scopeList = (grant: Connection['grants'][number]): Html => html`${Object.e
 export function appsPages(app: FastifyInstance, deps: AppDeps): void {
   const { timeZone } = deps.config.admin;
 
-  const owner = async (request: FastifyRequest, reply: FastifyReply): Promise<SignedIn | undefined> => {
-    const who = await signedIn(deps, request, reply);
-    if (who && !who.viewer.managesAccess) {
-      await sendAdminPage(reply, { title: t.apps.title, viewer: who.viewer, main: problemBox(t.apps.ownerOnly) }, 403);
-      return undefined;
-    }
-    return who;
-  };
+  app.addHook('preHandler', ownersOnly(t.apps.title, t.apps.ownerOnly));
 
   const grantRow = (connection: Connection, grant: Connection['grants'][number]) => html`<tr>
 <td data-label="${t.apps.app}"><strong>${connection.clientName ?? t.apps.unnamed}</strong></td>
@@ -72,21 +65,18 @@ ${connections.length === 0 ? html`<p>${t.none}</p>` : connections.map((connectio
     }, problem ? 422 : 200);
   };
 
-  const revoke = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, name: string, input: Record<string, string>, done: string) => {
+  const revoke = async (request: FastifyRequest, reply: FastifyReply, name: string, input: Record<string, string>, done: string) => {
+    const who = request.staff;
     const outcome = await runOwnerCommand(deps, request, who.actor, name, input);
     if (!outcome.ok) return page(request, reply, who, {}, problemBox(outcome.problem.detail, outcome.problem.resolution));
     request.log.info({ ...input, by: who.actor.staffId }, 'admin ended an OAuth connection');
     return reply.redirect(`/admin/apps?done=${done}`, 303);
   };
 
-  app.get<{ Querystring: Query }>('/admin/apps', async (request, reply) => {
-    const who = await owner(request, reply);
-    if (!who) return reply;
-    return page(request, reply, who, request.query);
-  });
+  app.get<{ Querystring: Query }>('/admin/apps', async (request, reply) => page(request, reply, request.staff, request.query));
 
-  confirmRoute<{ grantId: string }>(app, deps, {
-    path: '/admin/apps/grants/:grantId/revoke', current: 'apps', who: owner,
+  confirmRoute<{ grantId: string }>(app, {
+    path: '/admin/apps/grants/:grantId/revoke', current: 'apps',
     ask: async (request, who) => {
       const found = (await connectionsOf(request, who)).flatMap((connection) => connection.grants.map((grant) => ({ connection, grant })))
         .find(({ grant }) => grant.grantId === request.params.grantId);
@@ -96,11 +86,11 @@ ${connections.length === 0 ? html`<p>${t.none}</p>` : connections.map((connectio
         lead: t.apps.revokeGrantLead, button: t.apps.revokeGrant, back: '/admin/apps',
       };
     },
-    act: async (request, reply, who) => revoke(request, reply, who, 'oauth.revoke-grant', { grantId: request.params.grantId }, 'grant'),
+    act: async (request, reply) => revoke(request, reply, 'oauth.revoke-grant', { grantId: request.params.grantId }, 'grant'),
   });
 
-  confirmRoute<{ clientId: string }>(app, deps, {
-    path: '/admin/apps/:clientId/revoke', current: 'apps', who: owner,
+  confirmRoute<{ clientId: string }>(app, {
+    path: '/admin/apps/:clientId/revoke', current: 'apps',
     ask: async (request, who) => {
       const connection = (await connectionsOf(request, who)).find((candidate) => candidate.clientId === request.params.clientId);
       return connection && {
@@ -108,6 +98,6 @@ ${connections.length === 0 ? html`<p>${t.none}</p>` : connections.map((connectio
         lead: t.apps.disconnectLead, button: t.apps.disconnect, back: '/admin/apps',
       };
     },
-    act: async (request, reply, who) => revoke(request, reply, who, 'oauth.revoke-client', { clientId: request.params.clientId }, 'client'),
+    act: async (request, reply) => revoke(request, reply, 'oauth.revoke-client', { clientId: request.params.clientId }, 'client'),
   });
 }

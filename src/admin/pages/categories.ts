@@ -7,9 +7,9 @@ import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../cal
 import type { Refusal } from '../call.ts';
 import { actByTool, confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { keepsDraft, takeDraft } from '../drafts.ts';
 import { field, filled, textArea } from '../fields.ts';
-import { signedIn } from '../session.ts';
-import type { SignedIn } from '../session.ts';
+import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
 import { changedOnly, originalField, postedOriginal } from '../versioned-form.ts';
 
@@ -27,7 +27,7 @@ function upsertInput(body: Form): Record<string, unknown> {
   return { slug: body.slug?.trim() ?? '', name: body.name?.trim() ?? '', ...(description ? { description } : {}) };
 }
 
-/** rendered: the category the form was opened to edit, if any; a save that changes none of it writes nothing. */
+/** rendered: the category the form was opened to edit, if any, kept through a refusal or a sign-in; a save that changes none of it writes nothing. */
 function categoryForm(who: SignedIn, values: Form, refusal?: Refusal, rendered?: Form): Html {
   const err = (name: string) => refusal?.fields.get(name);
   return html`<form method="post" action="/admin/categories" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">${rendered ? originalField(rendered) : ''}
@@ -41,7 +41,7 @@ ${textArea({ name: 'description', label: t.categories.description, value: values
 /** Categories: the list of categories.list (paged here, as the tool returns them all), upsert and delete. */
 export function categoryPages(app: FastifyInstance, deps: AppDeps): void {
   const listPage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, query: ListQuery,
-    options: { values?: Form; refusal?: Refusal } = {}) => {
+    options: { values?: Form; refusal?: Refusal; notice?: string } = {}) => {
     const all = await readTool<Category[]>(deps, request, who.actor, 'categories.list', { includeEmpty: true });
     const page = Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1);
     const shown = all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
@@ -49,7 +49,7 @@ export function categoryPages(app: FastifyInstance, deps: AppDeps): void {
     const rendered = editing ? { slug: editing.slug, name: editing.name, description: editing.description ?? '' } : undefined;
     const values = options.values ?? rendered ?? {};
     const canWrite = hasScope(who.actor, 'categories:write');
-    const done = DONE[query.done ?? ''];
+    const done = options.notice ?? DONE[query.done ?? ''];
     return sendAdminPage(reply, {
       title: t.categories.title, current: 'categories', viewer: who.viewer,
       main: html`<h1>${t.categories.title}</h1>${done ? noticeBox(done) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
@@ -57,19 +57,17 @@ ${shown.length === 0 ? html`<p>${t.none}</p>` : html`<table class="stack"><thead
 ${shown.map((category) => html`<tr><td data-label="${t.categories.name}">${category.name}</td><td data-label="${t.categories.slug}">${category.slug}</td><td data-label="${t.categories.products}" class="num">${category.productCount}</td>${canWrite ? html`<td data-label="${t.categories.actions}"><a href="/admin/categories?edit=${category.slug}#field-name">${t.products.edit}<span class="skip-link"> ${category.name}</span></a> · <a href="/admin/categories/${category.slug}/delete">${t.products.delete}<span class="skip-link"> ${category.name}</span></a></td>` : ''}</tr>`)}
 </tbody></table>`}
 <nav class="pager" aria-label="Pages">${page > 1 ? html`<a href="/admin/categories?page=${page - 1}">${t.previous}</a>` : ''}${all.length > page * PAGE_SIZE ? html`<a href="/admin/categories?page=${page + 1}">${t.next}</a>` : ''}</nav>
-${canWrite ? categoryForm(who, values, options.refusal, options.values ? undefined : rendered) : ''}`,
+${canWrite ? categoryForm(who, values, options.refusal, options.values ? postedOriginal(options.values) : rendered) : ''}`,
     }, options.refusal ? 422 : 200);
   };
 
   app.get<{ Querystring: ListQuery }>('/admin/categories', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    return listPage(request, reply, who, request.query);
+    const draft = takeDraft(request);
+    return listPage(request, reply, request.staff, request.query, draft ? { values: draft.fields, notice: t.signIn.draftRestored } : {});
   });
 
-  app.post<{ Body: Form }>('/admin/categories', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Body: Form }>('/admin/categories', keepsDraft(), async (request, reply) => {
+    const who = request.staff;
     const body = request.body;
     const input = upsertInput(body);
     const original = postedOriginal(body);
@@ -79,7 +77,7 @@ ${canWrite ? categoryForm(who, values, options.refusal, options.values ? undefin
     return listPage(request, reply, who, {}, { values: body, refusal: refusalOf(outcome.problem) });
   });
 
-  confirmRoute<{ slug: string }>(app, deps, {
+  confirmRoute<{ slug: string }>(app, {
     path: '/admin/categories/:slug/delete', current: 'categories',
     ask: async (request, who) => {
       const category = (await readTool<Category[]>(deps, request, who.actor, 'categories.list', { includeEmpty: true }))

@@ -7,7 +7,6 @@ import { readTool } from '../call.ts';
 import { sendAdminPage } from '../document.ts';
 import { formatDate, formatMoney } from '../format.ts';
 import { statusLabel } from '../order-status-words.ts';
-import { signedIn } from '../session.ts';
 import { t } from '../strings.ts';
 
 const PAGE_SIZE = 25;
@@ -29,8 +28,7 @@ export function customerPages(app: FastifyInstance, deps: AppDeps): void {
   const { timeZone } = deps.config.admin;
 
   app.get<{ Querystring: ListQuery }>('/admin/customers', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const q = request.query.q?.trim().slice(0, 200) ?? '';
     const pageNumber = Math.min(Math.max(Number.parseInt(request.query.page ?? '1', 10) || 1, 1), 400);
     const customers = await readTool<Customer[]>(deps, request, who.actor, 'customers.list', {
@@ -51,8 +49,7 @@ ${customers.map((customer) => html`<tr><td data-label="${t.customers.name}"><a h
   });
 
   app.get<{ Params: { email: string } }>('/admin/customers/:email', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const customer = await readTool<CustomerDetail>(deps, request, who.actor, 'customers.get', { email: request.params.email });
     const { currency } = await readSettings(deps.runtime.db);
     return sendAdminPage(reply, {

@@ -8,13 +8,13 @@ import { callTool, formKey, idempotencyKeyOf, readTool, readVersioned, refusalOf
 import { isConflict } from '../conflict.ts';
 import type { Refusal } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { keepsDraft, takeDraft } from '../drafts.ts';
 import { field, filled, select, wholeNumber } from '../fields.ts';
 import { amountWarnings, confirmedAnyway, saveButton, warningBox } from '../amount-checks.ts';
 import { readAmounts } from '../money-input.ts';
 import type { FormAmounts } from '../money-input.ts';
 import { formatDate, formatDay, formatMoney, startOfDay, today } from '../format.ts';
-import { signedIn } from '../session.ts';
-import type { SignedIn } from '../session.ts';
+import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
 import { postedVersion, versionField } from '../versioned-form.ts';
 
@@ -109,8 +109,7 @@ export function discountPages(app: FastifyInstance, deps: AppDeps): void {
   const { timeZone } = deps.config.admin;
 
   app.get<{ Querystring: ListQuery }>('/admin/discounts', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const onlyActive = request.query.active === '1';
     const all = await readTool<Discount[]>(deps, request, who.actor, 'discounts.list', { limit: FETCHED, ...(onlyActive ? { onlyActive } : {}) });
     const page = Math.max(1, Number.parseInt(request.query.page ?? '1', 10) || 1);
@@ -133,24 +132,22 @@ ${all.length === FETCHED ? html`<p>${c.shownFirst(FETCHED)}</p>` : ''}
     });
   });
 
-  const newPage = async (reply: FastifyReply, who: SignedIn, values: Form, options: { refusal?: Refusal; warnings?: string[] } = {}) => {
+  const newPage = async (reply: FastifyReply, who: SignedIn, values: Form, options: { refusal?: Refusal; warnings?: string[]; notice?: string } = {}) => {
     const { currency } = await readSettings(deps.runtime.db);
-    const { refusal, warnings = [] } = options;
+    const { refusal, warnings = [], notice } = options;
     return sendAdminPage(reply, {
       title: t.discounts.newDiscount, current: 'discounts', viewer: who.viewer,
-      main: html`<h1>${t.discounts.newDiscount}</h1>${refusal ? problemBox(refusal.detail, refusal.resolution) : ''}${warnings.length > 0 ? warningBox(warnings) : ''}<p>${t.discounts.noEdit}</p>${discountForm(who, values, currency, { refusal, warned: warnings.length > 0 })}`,
+      main: html`<h1>${t.discounts.newDiscount}</h1>${notice ? noticeBox(notice) : ''}${refusal ? problemBox(refusal.detail, refusal.resolution) : ''}${warnings.length > 0 ? warningBox(warnings) : ''}<p>${t.discounts.noEdit}</p>${discountForm(who, values, currency, { refusal, warned: warnings.length > 0 })}`,
     }, refusal ? 422 : 200);
   };
 
   app.get('/admin/discounts/new', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    return newPage(reply, who, { type: 'percent' });
+    const draft = takeDraft(request);
+    return newPage(reply, request.staff, draft?.fields ?? { type: 'percent' }, draft ? { notice: t.signIn.draftRestored } : {});
   });
 
-  app.post<{ Body: Form }>('/admin/discounts/new', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Body: Form }>('/admin/discounts/new', keepsDraft(), async (request, reply) => {
+    const who = request.staff;
     const body = request.body;
     const { currency } = await readSettings(deps.runtime.db);
     const read = valueOf(body, currency);
@@ -180,15 +177,10 @@ ${hasScope(who.actor, 'discounts:write') ? html`<p>${toggleControl(who, discount
     }, conflict ? 409 : 200);
   };
 
-  app.get<{ Params: { code: string }; Querystring: { done?: string } }>('/admin/discounts/:code', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    return detailPage(request, reply, who, request.params.code, DONE[request.query.done ?? '']);
-  });
+  app.get<{ Params: { code: string }; Querystring: { done?: string } }>('/admin/discounts/:code', async (request, reply) => detailPage(request, reply, request.staff, request.params.code, DONE[request.query.done ?? '']));
 
   app.get<{ Params: { code: string } }>('/admin/discounts/:code/deactivate', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const { record: discount, version } = await readVersioned<Discount>(deps, request, who.actor, 'discounts.get', { code: request.params.code });
     const { currency } = await readSettings(deps.runtime.db);
     return sendAdminPage(reply, {
@@ -200,9 +192,8 @@ ${hasScope(who.actor, 'discounts:write') ? html`<p>${toggleControl(who, discount
 
   // The wanted state is always named, so a form sent twice, or after someone else's change, never flips it back.
   for (const [action, active] of [['deactivate', false], ['activate', true]] as const) {
-    app.post<{ Params: { code: string }; Body: Form }>(`/admin/discounts/:code/${action}`, { preHandler: app.csrfProtection }, async (request, reply) => {
-      const who = await signedIn(deps, request, reply);
-      if (!who) return reply;
+    app.post<{ Params: { code: string }; Body: Form }>(`/admin/discounts/:code/${action}`, async (request, reply) => {
+      const who = request.staff;
       const outcome = await callTool(deps, request, who.actor, 'discounts.toggle', { code: request.params.code, active }, idempotencyKeyOf(request.body), { ifMatch: postedVersion(request.body) });
       if (outcome.ok) return reply.redirect(`${href((outcome.result as { code: string }).code)}?done=${active ? 'activated' : 'deactivated'}`, 303);
       if (isConflict(outcome)) return detailPage(request, reply, who, request.params.code, undefined, t.conflict.switched);

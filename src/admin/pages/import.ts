@@ -1,5 +1,5 @@
 import fastifyMultipart from '@fastify/multipart';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { IMPORT_FILE_NAMES, IMPORT_MAX_BYTES } from '../../commands/import.ts';
 import { html } from '../../edge/html/template.ts';
 import type { Html } from '../../edge/html/template.ts';
@@ -8,8 +8,8 @@ import { runOwnerCommand } from '../call.ts';
 import { csrfField, problemBox, sendAdminPage } from '../document.ts';
 import { field } from '../fields.ts';
 import { importSeal } from '../import-seal.ts';
-import { signedIn } from '../session.ts';
-import type { SignedIn } from '../session.ts';
+import { ownersOnly } from '../signed-in.ts';
+import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
 
 const KNOWN = IMPORT_FILE_NAMES;
@@ -110,14 +110,8 @@ export async function importPages(app: FastifyInstance, deps: AppDeps, masterKey
     limits: { fileSize: IMPORT_MAX_BYTES, fieldSize: CARRIED_MAX_CHARS, files: KNOWN.length, fields: KNOWN.length + 8, parts: 2 * KNOWN.length + 8 },
   });
 
-  const owner = async (request: FastifyRequest, reply: FastifyReply): Promise<SignedIn | undefined> => {
-    const who = await signedIn(deps, request, reply);
-    if (who && !who.viewer.managesAccess) {
-      await sendAdminPage(reply, { title: t.importPage.title, viewer: who.viewer, main: problemBox(t.forbidden) }, 403);
-      return undefined;
-    }
-    return who;
-  };
+  // Before any body is read: nobody but a signed-in owner gets an upload parsed at all.
+  app.addHook('onRequest', ownersOnly(t.importPage.title, t.forbidden));
 
   const page = (reply: FastifyReply, who: SignedIn, top: Html, status = 200) => sendAdminPage(reply, {
     title: t.importPage.title, current: 'import', viewer: who.viewer,
@@ -130,22 +124,10 @@ export async function importPages(app: FastifyInstance, deps: AppDeps, masterKey
     return sendAdminPage(reply, { title: t.importPage.title, main: problemBox(t.importPage.tooLarge, t.importPage.tooLargeResolution) }, 413);
   });
 
-  app.get('/admin/import', async (request, reply) => {
-    const who = await owner(request, reply);
-    if (!who) return reply;
-    return page(reply, who, uploadForm(who, {}));
-  });
+  app.get('/admin/import', async (request, reply) => page(reply, request.staff, uploadForm(request.staff, {})));
 
-  app.post<{ Body: Record<string, unknown> }>('/admin/import', {
-    // Nobody but a signed-in owner gets an upload read at all; the CSRF check needs the parsed fields.
-    onRequest: async (request, reply) => {
-      if (!await owner(request, reply)) return reply;
-      return undefined;
-    },
-    preHandler: app.csrfProtection,
-  }, async (request, reply) => {
-    const who = await owner(request, reply);
-    if (!who) return reply;
+  app.post<{ Body: Record<string, unknown> }>('/admin/import', async (request, reply) => {
+    const who = request.staff;
     const body = request.body ?? {};
     const options: Options = { currency: fieldValue(body, 'currency')?.toUpperCase(), category: fieldValue(body, 'category') };
     if (anyCut(body)) {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { createKey, listKeys, revokeKey, rotateKey } from '../../access/api-keys.ts';
 import type { KeyAudit } from '../../access/api-keys.ts';
 import { SCOPES } from '../../access/scopes.ts';
@@ -10,10 +10,11 @@ import type { AppDeps } from '../../deps.ts';
 import { parseInput } from '../../tools/invoke.ts';
 import { confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { keepsDraft, takeDraft } from '../drafts.ts';
 import { field, filled } from '../fields.ts';
 import { formatDate } from '../format.ts';
-import { signedIn } from '../session.ts';
-import type { SignedIn } from '../session.ts';
+import { ownersOnly } from '../signed-in.ts';
+import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
 
 type Form = Record<string, string | string[]>;
@@ -28,14 +29,7 @@ export function keysPages(app: FastifyInstance, deps: AppDeps): void {
   const forget = deps.gate.authenticator.forget;
 
   const audit = (who: SignedIn): KeyAudit => ({ actor: who.actor, channel: 'admin', at: clock() });
-  const owner = async (request: FastifyRequest, reply: FastifyReply): Promise<SignedIn | undefined> => {
-    const who = await signedIn(deps, request, reply);
-    if (who && !who.viewer.managesAccess) {
-      await sendAdminPage(reply, { title: t.keys.title, viewer: who.viewer, main: problemBox(t.keys.ownerOnly) }, 403);
-      return undefined;
-    }
-    return who;
-  };
+  app.addHook('preHandler', ownersOnly(t.keys.title, t.keys.ownerOnly));
 
   const page = async (reply: FastifyReply, who: SignedIn, options: { top?: Html; typed?: Form; errors?: Map<string, string>; status?: number } = {}) => {
     const keys = await listKeys(db);
@@ -62,14 +56,12 @@ ${keys.map((key) => html`<tr><td data-label="${t.keys.name}">${key.name}</td><td
   const shownOnce = (key: string) => html`<div class="notice" role="status"><p>${t.keys.shownOnce}</p><p><label for="new-key">API key</label><input id="new-key" class="secret" readonly value="${key}" size="60"></p></div>`;
 
   app.get('/admin/keys', async (request, reply) => {
-    const who = await owner(request, reply);
-    if (!who) return reply;
-    return page(reply, who);
+    const draft = takeDraft(request);
+    return page(reply, request.staff, draft ? { typed: { ...draft.fields, ...draft.lists }, top: noticeBox(t.signIn.draftRestored) } : {});
   });
 
-  app.post<{ Body: Form }>('/admin/keys', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await owner(request, reply);
-    if (!who) return reply;
+  app.post<{ Body: Form }>('/admin/keys', keepsDraft(), async (request, reply) => {
+    const who = request.staff;
     const body = request.body;
     const expires = filled({ expires: String(body.expires ?? '') }, 'expires');
     try {
@@ -89,8 +81,8 @@ ${keys.map((key) => html`<tr><td data-label="${t.keys.name}">${key.name}</td><td
   /** The key by id, for a confirmation page: undefined when there is none, or it is already revoked. */
   const liveKey = async (id: string) => (await listKeys(db)).find((key) => key.id === id && !key.revokedAt);
 
-  confirmRoute<{ id: string }>(app, deps, {
-    path: '/admin/keys/:id/rotate', current: 'keys', who: owner,
+  confirmRoute<{ id: string }>(app, {
+    path: '/admin/keys/:id/rotate', current: 'keys',
     ask: async (request) => {
       const key = await liveKey(request.params.id);
       return key && { title: t.keys.rotateTitle, subject: html`<strong>${key.name}</strong> (${key.prefix}…)`, lead: t.keys.rotateLead, button: t.keys.rotate, back: '/admin/keys' };
@@ -101,8 +93,8 @@ ${keys.map((key) => html`<tr><td data-label="${t.keys.name}">${key.name}</td><td
     },
   });
 
-  confirmRoute<{ id: string }>(app, deps, {
-    path: '/admin/keys/:id/revoke', current: 'keys', who: owner,
+  confirmRoute<{ id: string }>(app, {
+    path: '/admin/keys/:id/revoke', current: 'keys',
     ask: async (request) => {
       const key = await liveKey(request.params.id);
       return key && { title: t.keys.revokeTitle, subject: html`<strong>${key.name}</strong> (${key.prefix}…)`, lead: t.keys.revokeLead, button: t.keys.revoke, back: '/admin/keys' };

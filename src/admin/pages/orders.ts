@@ -12,13 +12,13 @@ import { isConflict } from '../conflict.ts';
 import type { Refusal } from '../call.ts';
 import { actByTool, confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { keepsDraft, takeDraft } from '../drafts.ts';
 import { checkbox, field, filled } from '../fields.ts';
 import { formatDate, formatDay, formatMoney } from '../format.ts';
 import { formatMoneyInput, parseMoneyInput } from '../money-input.ts';
-import { signedIn } from '../session.ts';
-import type { SignedIn } from '../session.ts';
+import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
-import { postedVersion, versionField } from '../versioned-form.ts';
+import { keptVersion, postedVersion, versionField } from '../versioned-form.ts';
 import type { AuditEntry } from './activity.ts';
 
 const PAGE_SIZE = 25;
@@ -134,8 +134,7 @@ export function orderPages(app: FastifyInstance, deps: AppDeps): void {
   const { timeZone } = deps.config.admin;
 
   app.get<{ Querystring: ListQuery }>('/admin/orders', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const query = request.query;
     const outcome = await callTool(deps, request, who.actor, 'orders.list', listInput(query));
     const orders = outcome.ok ? outcome.result as OrderSummary[] : [];
@@ -158,7 +157,7 @@ ${orders.map((order) => html`<tr><td data-label="${t.orders.order}"><a href="/ad
     });
   });
 
-  const detail = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, orderId: string, options: { typed?: StatusBody; refusal?: Refusal; done?: boolean } = {}) => {
+  const detail = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, orderId: string, options: { typed?: StatusBody; refusal?: Refusal; notice?: string; baseline?: StatusBody } = {}) => {
     const { record: order, version } = await readVersioned<OrderRecord>(deps, request, who.actor, 'orders.get', { orderId });
     const history = await readTool<AuditEntry[]>(deps, request, who.actor, 'audit.list', { targetId: order.id, limit: 50 });
     const money = (minor: number) => formatMoney(minor, order.currency);
@@ -167,7 +166,7 @@ ${orders.map((order) => html`<tr><td data-label="${t.orders.order}"><a href="/ad
       title: `${t.orders.order} ${order.id.slice(0, 8)}`, current: 'orders', viewer: who.viewer,
       main: html`<h1>${t.orders.order} ${order.id.slice(0, 8)} · ${statusLabel(order.status)}</h1>
 <p><a href="/admin/orders/${order.id}/slip">${t.orders.slip}</a></p>
-${options.done ? noticeBox(t.done) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
+${options.notice ? noticeBox(options.notice) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
 <section class="panel"><h2>${t.orders.customer}</h2><p>${order.shippingName} · ${order.email}${order.phoneNumber ? ` · ${order.phoneNumber}` : ''}</p>
 <p>${t.orders.channel}: ${order.channel} · ${t.orders.placed}: ${formatDate(order.createdAt, timeZone)}</p></section>
 <section class="panel"><h2>${t.orders.lines}</h2><table class="stack"><thead><tr><th scope="col">${t.products.name}</th><th scope="col" class="num">${t.orders.quantity}</th><th scope="col" class="num">${t.orders.unitPrice}</th></tr></thead><tbody>
@@ -182,27 +181,26 @@ ${shipment(order, timeZone)}</section>
         html`<li>${formatDate(entry.at, timeZone)} · ${entry.actor.name} · ${historyStatus(entry.before)} → ${historyStatus(entry.after)}</li>`)}</ul>`}
 ${refundList(order, timeZone)}</section>
 ${canWrite && canBeRefunded(order) ? refundForm(order, who, options.typed ?? {}, options.refusal) : ''}
-${canWrite ? html`<section><h2>${t.orders.move}</h2>${statusForms(order, version, who, options.typed ?? {}, options.refusal)}</section>` : ''}`,
+${canWrite ? html`<section><h2>${t.orders.move}</h2>${statusForms(order, keptVersion(options.baseline, version), who, options.typed ?? {}, options.refusal)}</section>` : ''}`,
     }, options.refusal ? 422 : 200);
   };
 
   app.get<{ Params: { id: string }; Querystring: { done?: string } }>('/admin/orders/:id', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    return detail(request, reply, who, request.params.id, { done: request.query.done === '1' });
+    const draft = takeDraft(request);
+    // A status form's draft keeps the version it was typed against: a move made meanwhile is still refused.
+    if (draft) return detail(request, reply, request.staff, request.params.id, { typed: draft.fields, baseline: draft.fields, notice: t.signIn.draftRestored });
+    return detail(request, reply, request.staff, request.params.id, request.query.done === '1' ? { notice: t.done } : {});
   });
 
   app.get<{ Params: { id: string } }>('/admin/orders/:id/slip', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const order = await readTool<OrderRecord>(deps, request, who.actor, 'orders.get', { orderId: request.params.id });
     return sendAdminPage(reply, { title: `${t.orders.slip} ${order.id.slice(0, 8)}`, current: 'orders', viewer: who.viewer, main: packingSlip(order, timeZone) });
   });
 
   // The refund's first step checks the amount and asks; nothing is refunded until the confirmation is sent.
-  app.post<{ Params: { id: string }; Body: StatusBody }>('/admin/orders/:id/refund/confirm', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Params: { id: string }; Body: StatusBody }>('/admin/orders/:id/refund/confirm', keepsDraft('/admin/orders/:id'), async (request, reply) => {
+    const who = request.staff;
     const body = request.body;
     const order = await readTool<OrderRecord>(deps, request, who.actor, 'orders.get', { orderId: request.params.id });
     // The one reading of a typed amount (money-input.ts); a refund is more than nothing.
@@ -227,9 +225,8 @@ ${reason ? html`<input type="hidden" name="reason" value="${reason}">` : ''}
     });
   });
 
-  app.post<{ Params: { id: string }; Body: StatusBody }>('/admin/orders/:id/refund', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Params: { id: string }; Body: StatusBody }>('/admin/orders/:id/refund', async (request, reply) => {
+    const who = request.staff;
     const body = request.body;
     // The confirmation page carries the amount in minor units, as the tool takes it.
     const input = {
@@ -243,9 +240,8 @@ ${reason ? html`<input type="hidden" name="reason" value="${reason}">` : ''}
     return detail(request, reply, who, request.params.id, { refusal: refusalOf(outcome.problem) });
   });
 
-  app.post<{ Params: { id: string }; Body: StatusBody }>('/admin/orders/:id/status', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Params: { id: string }; Body: StatusBody }>('/admin/orders/:id/status', keepsDraft('/admin/orders/:id'), async (request, reply) => {
+    const who = request.staff;
     const body = request.body;
     // A cancellation or refund is made only from its confirmation page, never by a form that skipped it.
     if (ASKED.has(body.status as OrderStatus)) return reply.redirect(askPath(request.params.id, String(body.status)), 303);
@@ -262,11 +258,11 @@ ${reason ? html`<input type="hidden" name="reason" value="${reason}">` : ''}
     };
     const outcome = await callTool(deps, request, who.actor, 'orders.update_status', input, idempotencyKeyOf(body), { ifMatch: postedVersion(body) });
     if (outcome.ok) return reply.redirect(`/admin/orders/${request.params.id}?done=1`, 303);
-    const refusal = isConflict(outcome) ? { detail: t.conflict.moved, resolution: '', fields: new Map<string, string>() } : refusalOf(outcome.problem);
-    return detail(request, reply, who, request.params.id, { typed: body, refusal });
+    if (isConflict(outcome)) return detail(request, reply, who, request.params.id, { typed: body, refusal: { detail: t.conflict.moved, resolution: '', fields: new Map<string, string>() } });
+    return detail(request, reply, who, request.params.id, { typed: body, baseline: body, refusal: refusalOf(outcome.problem) });
   });
 
-  confirmRoute<{ id: string; status: string }>(app, deps, {
+  confirmRoute<{ id: string; status: string }>(app, {
     path: '/admin/orders/:id/status/:status', current: 'orders',
     ask: async (request, who) => {
       const status = request.params.status as OrderStatus;

@@ -10,15 +10,15 @@ import { isConflict } from '../conflict.ts';
 import type { Refusal } from '../call.ts';
 import { actByTool, confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { keepsDraft, takeDraft } from '../drafts.ts';
 import { field, select, textArea } from '../fields.ts';
 import { formatDate } from '../format.ts';
 import { layoutEditor } from '../layout-editor.ts';
 import { applyOp, layoutInput, parseOp, sectionsFromForm, sectionsFromLayout } from '../layout-form.ts';
 import type { FormNode } from '../layout-form.ts';
-import { signedIn } from '../session.ts';
-import type { SignedIn } from '../session.ts';
+import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
-import { changedOnly, originalField, postedOriginal, postedVersion, versionFields } from '../versioned-form.ts';
+import { changedOnly, keptOriginal, originalField, postedOriginal, postedVersion, versionFields } from '../versioned-form.ts';
 
 type Summary = { slug: string; title: string; status: string; updatedAt: string };
 type Form = Record<string, string>;
@@ -55,8 +55,7 @@ export function pagePages(app: FastifyInstance, deps: AppDeps): void {
   const { timeZone } = deps.config.admin;
 
   app.get<{ Querystring: { done?: string } }>('/admin/pages', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const pages = await readTool<Summary[]>(deps, request, who.actor, 'pages.list', {});
     const done = DONE[request.query.done ?? ''];
     const p = t.pages;
@@ -70,30 +69,28 @@ ${pages.map((page) => html`<tr><td data-label="${p.pageTitle}"><a href="${pagePa
     });
   });
 
-  const newPage = (reply: FastifyReply, who: SignedIn, values: Form, refusal?: Refusal) => sendAdminPage(reply, {
+  const newPage = (reply: FastifyReply, who: SignedIn, values: Form, { refusal, notice }: { refusal?: Refusal; notice?: string } = {}) => sendAdminPage(reply, {
     title: t.pages.newPage, current: 'pages', viewer: who.viewer,
-    main: html`<h1>${t.pages.newPage}</h1>${refusal ? problemBox(refusal.detail, refusal.resolution) : ''}${detailsForm(who, { action: '/admin/pages/new', values, creating: true, refusal })}`,
+    main: html`<h1>${t.pages.newPage}</h1>${notice ? noticeBox(notice) : ''}${refusal ? problemBox(refusal.detail, refusal.resolution) : ''}${detailsForm(who, { action: '/admin/pages/new', values, creating: true, refusal })}`,
   }, refusal ? 422 : 200);
 
   app.get('/admin/pages/new', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    return newPage(reply, who, { status: 'draft' });
+    const draft = takeDraft(request);
+    return newPage(reply, request.staff, draft?.fields ?? { status: 'draft' }, draft ? { notice: t.signIn.draftRestored } : {});
   });
 
-  app.post<{ Body: Form }>('/admin/pages/new', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Body: Form }>('/admin/pages/new', keepsDraft(), async (request, reply) => {
+    const who = request.staff;
     const body = request.body;
     const slug = body.slug?.trim() ?? '';
     // pages.upsert would quietly overwrite a page that has this slug; a person creating a page means a new one.
     const existing = (await readTool<Summary[]>(deps, request, who.actor, 'pages.list', {})).find((page) => page.slug === slug);
     if (existing) {
-      return newPage(reply, who, body, { detail: t.pages.slugTaken(slug), resolution: t.pages.slugTakenResolution, fields: new Map([['slug', t.pages.slugTaken(slug)]]) });
+      return newPage(reply, who, body, { refusal: { detail: t.pages.slugTaken(slug), resolution: t.pages.slugTakenResolution, fields: new Map([['slug', t.pages.slugTaken(slug)]]) } });
     }
     const outcome = await callTool(deps, request, who.actor, 'pages.upsert', upsertInput(slug, body), idempotencyKeyOf(body));
     if (outcome.ok) return reply.redirect(`${pagePath((outcome.result as { slug: string }).slug)}?done=created`, 303);
-    return newPage(reply, who, body, refusalOf(outcome.problem));
+    return newPage(reply, who, body, { refusal: refusalOf(outcome.problem) });
   });
 
   /** layoutVersion: the token the layout being edited was read with, kept while sections are added or moved unsaved. */
@@ -114,7 +111,7 @@ ${pages.map((page) => html`<tr><td data-label="${p.pageTitle}"><a href="${pagePa
       main: html`<h1>${page.title}</h1>${options.notice ? noticeBox(options.notice) : ''}${refusal ? problemBox(refusal.detail, refusal.resolution) : ''}
 <p>${p.slug}: ${page.slug} · ${p.status}: ${page.status} · ${p.layout}: ${layout ? `${layout.sections.length} ${p.hasLayout}` : '—'}</p>
 <p><a class="button secondary" href="${pagePath(page.slug, '/preview')}">${p.preview}</a> ${p.previewLead}</p>
-${canWrite ? html`${detailsForm(who, { action: pagePath(page.slug), values, creating: false, refusal: options.refusal, rendered })}
+${canWrite ? html`${detailsForm(who, { action: pagePath(page.slug), values, creating: false, refusal: options.refusal, rendered: keptOriginal(options.values, rendered) })}
 ${layoutEditor(who.viewer, { action: pagePath(page.slug, '/layout'), sections, unsaved: options.unsaved ?? false, stored: layout !== null,
   hidden: versionFields(options.layoutVersion ?? version, { layout: options.layoutWas ?? layoutText(sections) }), ...(options.layoutRefusal ? { refusal: options.layoutRefusal } : {}) })}
 <p><a class="button secondary" href="${pagePath(page.slug, '/delete')}">${p.delete}</a></p>`
@@ -123,15 +120,21 @@ ${layoutEditor(who.viewer, { action: pagePath(page.slug, '/layout'), sections, u
   };
 
   app.get<{ Params: { slug: string }; Querystring: { done?: string } }>('/admin/pages/:slug', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
+    const draft = takeDraft(request);
+    const { slug } = request.params;
+    if (draft?.action === pagePath(slug, '/layout')) {
+      // The editor as it was posted, with the version and layout it was opened with: saving still finds a change made meanwhile.
+      const { fields } = draft;
+      return editPage(request, reply, who, slug, { sections: sectionsFromForm(fields), unsaved: true, layoutVersion: postedVersion(fields), layoutWas: postedOriginal(fields)?.layout, notice: t.signIn.draftRestored });
+    }
+    if (draft) return editPage(request, reply, who, slug, { values: draft.fields, notice: t.signIn.draftRestored });
     const notice = DONE[request.query.done ?? ''];
-    return editPage(request, reply, who, request.params.slug, notice ? { notice } : {});
+    return editPage(request, reply, who, slug, notice ? { notice } : {});
   });
 
-  app.post<{ Params: { slug: string }; Body: Form }>('/admin/pages/:slug', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Params: { slug: string }; Body: Form }>('/admin/pages/:slug', keepsDraft(), async (request, reply) => {
+    const who = request.staff;
     const body = request.body;
     const original = postedOriginal(body);
     const input = upsertInput(request.params.slug, body);
@@ -143,9 +146,8 @@ ${layoutEditor(who.viewer, { action: pagePath(page.slug, '/layout'), sections, u
     return editPage(request, reply, who, request.params.slug, { values: body, refusal: refusalOf(outcome.problem) });
   });
 
-  app.post<{ Params: { slug: string }; Body: Form }>('/admin/pages/:slug/layout', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Params: { slug: string }; Body: Form }>('/admin/pages/:slug/layout', keepsDraft('/admin/pages/:slug'), async (request, reply) => {
+    const who = request.staff;
     const { slug } = request.params;
     const body = request.body;
     const op = parseOp(body);
@@ -161,11 +163,12 @@ ${layoutEditor(who.viewer, { action: pagePath(page.slug, '/layout'), sections, u
     const outcome = await callTool(deps, request, who.actor, 'pages.set_layout', { slug, layout }, idempotencyKeyOf(body), { ifMatch: version });
     if (outcome.ok) return reply.redirect(`${pagePath(slug)}?done=${layout ? 'layout' : 'cleared'}#layout-title`, 303);
     // On a conflict the editor keeps the person's sections with the fresh token: saving again replaces the page's layout.
-    const layoutRefusal = isConflict(outcome) ? { detail: t.conflict.title, resolution: t.conflict.layout, fields: new Map<string, string>() } : refusalOf(outcome.problem);
-    return editPage(request, reply, who, slug, { sections, unsaved: true, layoutRefusal });
+    if (isConflict(outcome)) return editPage(request, reply, who, slug, { sections, unsaved: true, layoutRefusal: { detail: t.conflict.title, resolution: t.conflict.layout, fields: new Map<string, string>() } });
+    // Any other refusal keeps the token and layout the editor was opened with, so a change made meanwhile is still found.
+    return editPage(request, reply, who, slug, { sections, unsaved: true, layoutRefusal: refusalOf(outcome.problem), layoutVersion: version, layoutWas });
   });
 
-  confirmRoute<{ slug: string }>(app, deps, {
+  confirmRoute<{ slug: string }>(app, {
     path: '/admin/pages/:slug/delete', current: 'pages',
     ask: async (request, who) => {
       await readTool(deps, request, who.actor, 'pages.get_layout', { slug: request.params.slug });

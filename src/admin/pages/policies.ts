@@ -6,8 +6,9 @@ import { describeRule } from '../../policies/document.ts';
 import type { PolicyDocument, PolicyRule } from '../../policies/document.ts';
 import { ConsoleRefusal, refusalOf, runOwnerCommand } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
-import { signedIn } from '../session.ts';
-import type { SignedIn } from '../session.ts';
+import { keepsDraft, takeDraft } from '../drafts.ts';
+import { ownersOnly } from '../signed-in.ts';
+import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
 
 const p = t.policies;
@@ -27,14 +28,7 @@ function ruleList(document: PolicyDocument): Html {
  * (`butik policies`), never a tool, so no agent reads or loosens it.
  */
 export function policyPages(app: FastifyInstance, deps: AppDeps): void {
-  const owner = async (request: FastifyRequest, reply: FastifyReply): Promise<SignedIn | undefined> => {
-    const who = await signedIn(deps, request, reply);
-    if (who && !who.viewer.managesAccess) {
-      await sendAdminPage(reply, { title: p.title, viewer: who.viewer, main: problemBox(p.ownerOnly) }, 403);
-      return undefined;
-    }
-    return who;
-  };
+  app.addHook('preHandler', ownersOnly(p.title, p.ownerOnly));
 
   const page = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, options: { text?: string; notice?: Html; problem?: Html; status?: number } = {}) => {
     const shown = await runOwnerCommand(deps, request, who.actor, 'policies.show', {});
@@ -53,14 +47,13 @@ export function policyPages(app: FastifyInstance, deps: AppDeps): void {
   };
 
   app.get<{ Querystring: { done?: string } }>('/admin/policies', async (request, reply) => {
-    const who = await owner(request, reply);
-    if (!who) return reply;
-    return page(request, reply, who, request.query.done === 'saved' ? { notice: noticeBox(p.saved) } : {});
+    const draft = takeDraft(request);
+    if (draft) return page(request, reply, request.staff, { text: draft.fields.document ?? '', notice: noticeBox(t.signIn.draftRestored) });
+    return page(request, reply, request.staff, request.query.done === 'saved' ? { notice: noticeBox(p.saved) } : {});
   });
 
-  app.post<{ Body: Record<string, string> }>('/admin/policies', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await owner(request, reply);
-    if (!who) return reply;
+  app.post<{ Body: Record<string, string> }>('/admin/policies', keepsDraft(), async (request, reply) => {
+    const who = request.staff;
     const text = request.body?.document ?? '';
     const outcome = await runOwnerCommand(deps, request, who.actor, 'policies.set', { document: text });
     // A refused document changes nothing; the owner gets their text back with what is wrong in it.

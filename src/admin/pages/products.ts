@@ -13,14 +13,13 @@ import { parseStockChange } from '../stock-change.ts';
 import { categoryChoice, categoryOptions } from '../category-choice.ts';
 import type { CategoryOption } from '../category-choice.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
-import { takeDraft } from '../drafts.ts';
+import { keepsDraft, takeDraft } from '../drafts.ts';
 import { field, filled, textArea, wholeNumber } from '../fields.ts';
 import { formatDate, formatMoney } from '../format.ts';
 import { formatMoneyInput, readAmounts } from '../money-input.ts';
 import { amountWarnings, confirmedAnyway, saveButton, warningBox } from '../amount-checks.ts';
 import { actByTool, confirmRoute } from '../confirm.ts';
-import { signedIn } from '../session.ts';
-import type { SignedIn } from '../session.ts';
+import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
 import type { AuditEntry } from './activity.ts';
 
@@ -115,8 +114,7 @@ function changesSince(entries: readonly AuditEntry[], timeZone: string): Html {
 
 export function productPages(app: FastifyInstance, deps: AppDeps): void {
   app.get<{ Querystring: { q?: string; page?: string; done?: string } }>('/admin/products', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const q = request.query.q?.trim();
     const page = Math.max(1, Number.parseInt(request.query.page ?? '1', 10) || 1);
     const outcome = await callTool(deps, request, who.actor, 'products.search', { ...(q ? { q } : {}), limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
@@ -177,15 +175,13 @@ ${productForm(who, { action: '/admin/products/new', values: options.values ?? {}
   };
 
   app.get('/admin/products/new', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    const draft = takeDraft(request, '/admin/products/new');
-    return newPage(request, reply, who, draft ? { values: draft, notice: t.signIn.draftRestored } : {});
+    const who = request.staff;
+    const draft = takeDraft(request);
+    return newPage(request, reply, who, draft ? { values: draft.fields, notice: t.signIn.draftRestored } : {});
   });
 
-  app.post<{ Body: Form }>('/admin/products/new', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Body: Form }>('/admin/products/new', keepsDraft(), async (request, reply) => {
+    const who = request.staff;
     const body = request.body;
     const { currency } = await readSettings(deps.runtime.db);
     const read = readAmounts(body, ['priceDkk'], currency);
@@ -198,17 +194,16 @@ ${productForm(who, { action: '/admin/products/new', values: options.values ?? {}
   });
 
   app.get<{ Params: { slug: string }; Querystring: { done?: string } }>('/admin/products/:slug', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    const draft = takeDraft(request, `/admin/products/${request.params.slug}`);
-    if (draft) return editPage(request, reply, who, request.params.slug, { values: draft, notice: t.signIn.draftRestored });
+    const who = request.staff;
+    const draft = takeDraft(request);
+    // The draft carries the baseline the person typed against, so a change made meanwhile is still a conflict.
+    if (draft) return editPage(request, reply, who, request.params.slug, { values: draft.fields, notice: t.signIn.draftRestored });
     const notice = { created: t.products.created, saved: t.products.saved, unchanged: t.products.unchanged }[request.query.done ?? ''];
     return editPage(request, reply, who, request.params.slug, notice ? { notice } : {});
   });
 
-  app.post<{ Params: { slug: string }; Body: Form }>('/admin/products/:slug', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Params: { slug: string }; Body: Form }>('/admin/products/:slug', keepsDraft(), async (request, reply) => {
+    const who = request.staff;
     const body = request.body;
     const { slug } = request.params;
     const drawn = drawnOf(body);
@@ -253,7 +248,7 @@ ${productForm(who, { action: '/admin/products/new', values: options.values ?? {}
     return outcome.ok ? (outcome.result as AuditEntry[]).filter((entry) => entry.at > readAt) : [];
   };
 
-  confirmRoute<{ slug: string }>(app, deps, {
+  confirmRoute<{ slug: string }>(app, {
     path: '/admin/products/:slug/delete', current: 'products',
     ask: async (request, who) => {
       const product = await readTool<Product>(deps, request, who.actor, 'products.get', { slug: request.params.slug });

@@ -5,10 +5,10 @@ import type { AppDeps } from '../../deps.ts';
 import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
 import type { Refusal } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { keepsDraft, takeDraft } from '../drafts.ts';
 import { drawnFields, drawnOf } from '../edit-form.ts';
 import { textArea } from '../fields.ts';
-import { signedIn } from '../session.ts';
-import type { SignedIn } from '../session.ts';
+import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
 
 type Vocabulary = { words: Record<string, string[]>; ignore: string[] };
@@ -47,16 +47,21 @@ export function vocabularyOf(form: Form): { vocabulary: Vocabulary } | { line: n
  */
 export function searchWordsPages(app: FastifyInstance, deps: AppDeps): void {
   const w = t.searchWords;
-  const page = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, options: { values?: Form; refusal?: Refusal; notice?: string; status?: number } = {}) => {
+  /**
+   * baseline: the posted form whose baseline the form keeps (after a refusal, or a draft restored after sign-in), so
+   * a change made meanwhile is still refused; without one (a fresh page, or after a conflict) it is the words now.
+   */
+  const page = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, options: { values?: Form; baseline?: Form; refusal?: Refusal; notice?: string; status?: number } = {}) => {
     const { searchVocabulary } = await readTool<{ searchVocabulary: Vocabulary }>(deps, request, who.actor, 'settings.get', {});
     const current = formOf(searchVocabulary);
+    const drawn = (options.baseline && drawnOf(options.baseline)) ?? { values: current, readAt: deps.runtime.clock().toISOString() };
     const values = options.values ?? current;
     const err = (name: string) => options.refusal?.fields.get(name);
     return sendAdminPage(reply, {
       title: w.title, current: 'settings', viewer: who.viewer,
       main: html`<h1>${w.title}</h1><p>${w.lead}</p>${options.notice ? noticeBox(options.notice) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
 <p>${w.count(Object.keys(searchVocabulary.words).length, searchVocabulary.ignore.length)}</p>
-${hasScope(who.actor, 'settings:write') ? html`<form method="post" action="/admin/settings/search-words" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">${drawnFields({ values: current, readAt: deps.runtime.clock().toISOString() })}
+${hasScope(who.actor, 'settings:write') ? html`<form method="post" action="/admin/settings/search-words" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">${drawnFields(drawn)}
 ${textArea({ name: 'words', label: w.words, value: values.words, error: err('words'), note: w.wordsHint })}
 ${textArea({ name: 'ignore', label: w.ignore, value: values.ignore, error: err('ignore'), note: w.ignoreHint })}
 <button type="submit">${t.save}</button></form>`
@@ -66,20 +71,20 @@ ${textArea({ name: 'ignore', label: w.ignore, value: values.ignore, error: err('
   };
 
   app.get<{ Querystring: { done?: string } }>('/admin/settings/search-words', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
+    const draft = takeDraft(request);
+    if (draft) return page(request, reply, who, { values: draft.fields, baseline: draft.fields, notice: t.signIn.draftRestored });
     const notice = { saved: w.saved, unchanged: w.unchanged }[request.query.done ?? ''];
     return page(request, reply, who, notice ? { notice } : {});
   });
 
-  app.post<{ Body: Form }>('/admin/settings/search-words', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Body: Form }>('/admin/settings/search-words', keepsDraft(), async (request, reply) => {
+    const who = request.staff;
     const body = request.body;
     const parsed = vocabularyOf(body);
     if ('line' in parsed) {
       const message = w.badLine(parsed.line);
-      return page(request, reply, who, { values: body, refusal: { detail: message, resolution: w.wordsHint, fields: new Map([['words', message]]) } });
+      return page(request, reply, who, { values: body, baseline: body, refusal: { detail: message, resolution: w.wordsHint, fields: new Map([['words', message]]) } });
     }
     const drawn = drawnOf(body);
     const { searchVocabulary } = await readTool<{ searchVocabulary: Vocabulary }>(deps, request, who.actor, 'settings.get', {});
@@ -99,6 +104,6 @@ ${textArea({ name: 'ignore', label: w.ignore, value: values.ignore, error: err('
     const fields = new Map<string, string>();
     if (wordError) fields.set('words', `${wordError[0].replace('searchVocabulary.words.', '')}: ${wordError[1]}`);
     if (ignoreError) fields.set('ignore', ignoreError[1]);
-    return page(request, reply, who, { values: body, refusal: { ...refusal, fields } });
+    return page(request, reply, who, { values: body, baseline: body, refusal: { ...refusal, fields } });
   });
 }

@@ -9,12 +9,12 @@ import { actByTool, confirmRoute } from '../confirm.ts';
 import { conflictBox, isConflict, latestChanges } from '../conflict.ts';
 import type { Conflict } from '../conflict.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { keepsDraft, takeDraft } from '../drafts.ts';
 import { checkbox, field, filled, lines, select, textArea, wholeNumber } from '../fields.ts';
 import { formatDate } from '../format.ts';
-import { signedIn } from '../session.ts';
-import type { SignedIn } from '../session.ts';
+import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
-import { changedOnly, postedOriginal, postedVersion, versionFields } from '../versioned-form.ts';
+import { changedOnly, keptOriginal, keptVersion, postedOriginal, postedVersion, versionFields } from '../versioned-form.ts';
 
 type Summary = { slug: string; title: string; priceString: string | null; status: string; showInNav: boolean; navOrder: number; publicUrl: string; updatedAt: string };
 type Service = Summary & { id: string; body: string; shortDescription: string | null; heroImage: string | null; features: string[] };
@@ -89,8 +89,7 @@ export function servicePages(app: FastifyInstance, deps: AppDeps): void {
   const path = (slug: string, rest = '') => `/admin/services/${encodeURIComponent(slug)}${rest}`;
 
   app.get<{ Querystring: { done?: string } }>('/admin/services', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
     const services = await readTool<Summary[]>(deps, request, who.actor, 'services.list', {});
     const done = DONE[request.query.done ?? ''];
     const s = t.services;
@@ -104,38 +103,39 @@ ${services.map((service) => html`<tr><td data-label="${s.serviceTitle}"><a href=
     });
   });
 
-  const newPage = (reply: FastifyReply, who: SignedIn, values: Form, refusal?: Refusal) => sendAdminPage(reply, {
+  const newPage = (reply: FastifyReply, who: SignedIn, values: Form, { refusal, notice }: { refusal?: Refusal; notice?: string } = {}) => sendAdminPage(reply, {
     title: t.services.newService, current: 'services', viewer: who.viewer,
-    main: html`<h1>${t.services.newService}</h1>${refusal ? problemBox(refusal.detail, refusal.resolution) : ''}${serviceForm(who, { action: '/admin/services/new', values, creating: true, ...(refusal ? { refusal } : {}) })}`,
+    main: html`<h1>${t.services.newService}</h1>${notice ? noticeBox(notice) : ''}${refusal ? problemBox(refusal.detail, refusal.resolution) : ''}${serviceForm(who, { action: '/admin/services/new', values, creating: true, ...(refusal ? { refusal } : {}) })}`,
   }, refusal ? 422 : 200);
 
   app.get('/admin/services/new', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    return newPage(reply, who, { status: 'published' });
+    const draft = takeDraft(request);
+    return newPage(reply, request.staff, draft?.fields ?? { status: 'published' }, draft ? { notice: t.signIn.draftRestored } : {});
   });
 
-  app.post<{ Body: Form }>('/admin/services/new', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Body: Form }>('/admin/services/new', keepsDraft(), async (request, reply) => {
+    const who = request.staff;
     const body = request.body;
     const slug = filled(body, 'slug');
     const outcome = await callTool(deps, request, who.actor, 'services.create', { ...serviceFields(body), ...(slug ? { slug } : {}) }, idempotencyKeyOf(body));
     if (outcome.ok) return reply.redirect(`${path((outcome.result as { slug: string }).slug)}?done=created`, 303);
-    return newPage(reply, who, body, refusalOf(outcome.problem));
+    return newPage(reply, who, body, { refusal: refusalOf(outcome.problem) });
   });
 
   const editPage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, slug: string, options: { values?: Form; refusal?: Refusal; notice?: string; conflict?: boolean } = {}) => {
     const { record: service, version } = await readVersioned<Service>(deps, request, who.actor, 'services.get', { slug });
     const canWrite = hasScope(who.actor, 'pages:write');
     const rendered = formOf(service);
+    // After a refusal, or restored after sign-in, the form keeps the baseline the person typed against; after a
+    // conflict it is the service as it is now, so saving again is a deliberate choice to overwrite.
+    const baseline = options.conflict ? undefined : options.values;
     const conflict = options.conflict ? await conflictWith(request, who, service, options.values ?? rendered) : undefined;
     const notes = new Map((conflict?.fields ?? []).map(({ name }) => [name, t.conflict.now(shownValue(name, rendered))]));
     return sendAdminPage(reply, {
       title: service.title, current: 'services', viewer: who.viewer,
       main: html`<h1>${service.title}</h1>${options.notice ? noticeBox(options.notice) : ''}${conflict ? conflictBox(conflict, timeZone) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
 <p>${t.services.slugShown}: ${service.slug} · ${link(service.publicUrl, service.publicUrl)}</p>
-${canWrite ? html`${serviceForm(who, { action: path(service.slug), values: options.values ?? rendered, creating: false, editing: { version, rendered, notes }, ...(options.refusal ? { refusal: options.refusal } : {}) })}
+${canWrite ? html`${serviceForm(who, { action: path(service.slug), values: options.values ?? rendered, creating: false, editing: { version: keptVersion(baseline, version), rendered: keptOriginal(baseline, rendered), notes }, ...(options.refusal ? { refusal: options.refusal } : {}) })}
 <p><a class="button secondary" href="${path(service.slug, '/delete')}">${t.services.delete}</a></p>`
     : html`<dl class="panel">${Object.entries(rendered).map(([name, value]) => html`<dt>${name}</dt><dd>${value || '—'}</dd>`)}</dl>`}`,
     }, conflict ? 409 : options.refusal ? 422 : 200);
@@ -151,15 +151,15 @@ ${canWrite ? html`${serviceForm(who, { action: path(service.slug), values: optio
   };
 
   app.get<{ Params: { slug: string }; Querystring: { done?: string } }>('/admin/services/:slug', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+    const who = request.staff;
+    const draft = takeDraft(request);
+    if (draft) return editPage(request, reply, who, request.params.slug, { values: draft.fields, notice: t.signIn.draftRestored });
     const notice = DONE[request.query.done ?? ''];
     return editPage(request, reply, who, request.params.slug, notice ? { notice } : {});
   });
 
-  app.post<{ Params: { slug: string }; Body: Form }>('/admin/services/:slug', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Params: { slug: string }; Body: Form }>('/admin/services/:slug', keepsDraft(), async (request, reply) => {
+    const who = request.staff;
     const body = request.body;
     const original = postedOriginal(body);
     // Only what the person changed goes in the patch: a field they left alone never overwrites someone else's change.
@@ -171,7 +171,7 @@ ${canWrite ? html`${serviceForm(who, { action: path(service.slug), values: optio
     return editPage(request, reply, who, request.params.slug, { values: body, refusal: refusalOf(outcome.problem) });
   });
 
-  confirmRoute<{ slug: string }>(app, deps, {
+  confirmRoute<{ slug: string }>(app, {
     path: '/admin/services/:slug/delete', current: 'services',
     ask: async (request, who) => {
       const service = await readTool<Service>(deps, request, who.actor, 'services.get', { slug: request.params.slug });

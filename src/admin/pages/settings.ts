@@ -9,10 +9,9 @@ import { actByTool, confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { field, filled, textArea } from '../fields.ts';
 import { formatDate, formatMoney } from '../format.ts';
-import { takeDraft } from '../drafts.ts';
+import { keepsDraft, takeDraft } from '../drafts.ts';
 import { formatMoneyInput, readAmounts } from '../money-input.ts';
-import { signedIn } from '../session.ts';
-import type { SignedIn } from '../session.ts';
+import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
 
 type Settings = {
@@ -110,15 +109,13 @@ ${featuresTable(who, flags, hasScope(who.actor, 'features:write'), timeZone)}`,
   };
 
   app.get<{ Querystring: Query }>('/admin/settings', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    const draft = takeDraft(request, '/admin/settings');
-    return page(request, reply, who, request.query, draft ? { values: draft, notice: t.signIn.draftRestored } : {});
+    const who = request.staff;
+    const draft = takeDraft(request);
+    return page(request, reply, who, request.query, draft ? { values: draft.fields, notice: t.signIn.draftRestored } : {});
   });
 
-  app.post<{ Body: Form }>('/admin/settings', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Body: Form }>('/admin/settings', keepsDraft(), async (request, reply) => {
+    const who = request.staff;
     // Amounts are read in the currency the form showed them in, the stored one, even when the form changes it.
     const { currency } = await readTool<Settings>(deps, request, who.actor, 'settings.get', {});
     const read = readAmounts(request.body, AMOUNTS, currency);
@@ -128,9 +125,8 @@ ${featuresTable(who, flags, hasScope(who.actor, 'features:write'), timeZone)}`,
     return page(request, reply, who, {}, { values: request.body, refusal: refusalOf(outcome.problem) });
   });
 
-  app.post<{ Params: { key: string }; Body: Form }>('/admin/settings/features/:key', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
+  app.post<{ Params: { key: string }; Body: Form }>('/admin/settings/features/:key', async (request, reply) => {
+    const who = request.staff;
     const enabled = request.body.enabled === 'true';
     // Stopping sales is done only from its confirmation page, never by a form that skipped it.
     if (!enabled && STOPS_SALES.has(request.params.key)) return reply.redirect(switchOffPath(request.params.key), 303);
@@ -139,7 +135,7 @@ ${featuresTable(who, flags, hasScope(who.actor, 'features:write'), timeZone)}`,
     return page(request, reply, who, {}, { refusal: refusalOf(outcome.problem) });
   });
 
-  confirmRoute<{ key: string }>(app, deps, {
+  confirmRoute<{ key: string }>(app, {
     path: '/admin/settings/features/:key/off', current: 'settings',
     ask: async (request, who) => {
       if (!STOPS_SALES.has(request.params.key)) return undefined;

@@ -7,11 +7,12 @@ import type { PromotionRecord, ShippingRateRecord } from '../../schema/shipping.
 import { readSettings } from '../../shop/settings.ts';
 import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../call.ts';
 import type { Refusal } from '../call.ts';
+import { actByTool, confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { keepsDraft, takeDraft } from '../drafts.ts';
 import { field, filled, lines, textArea, wholeNumber } from '../fields.ts';
 import { formatMoney } from '../format.ts';
-import { signedIn } from '../session.ts';
-import type { SignedIn } from '../session.ts';
+import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
 
 type Shipping = { rates: ShippingRateRecord[]; promotions: PromotionRecord[] };
@@ -23,9 +24,16 @@ const c = t.shipping;
 const DONE: Record<string, string> = {
   rateSaved: c.rateSaved, rateRemoved: c.rateRemoved, promotionSaved: c.promotionSaved, promotionRemoved: c.promotionRemoved,
 };
+/** Per kind: its tools, its path, and the name its deletion page shows for it. */
 const TOOLS = {
-  rate: { set: 'shipping.set_rate', remove: 'shipping.delete_rate', path: 'rates' },
-  promotion: { set: 'shipping.set_promotion', remove: 'shipping.delete_promotion', path: 'promotions' },
+  rate: {
+    set: 'shipping.set_rate', remove: 'shipping.delete_rate', path: 'rates', removeTitle: c.removeRateTitle,
+    named: (shipping: Shipping) => shipping.rates.map((rate) => ({ id: rate.id, name: rate.title })),
+  },
+  promotion: {
+    set: 'shipping.set_promotion', remove: 'shipping.delete_promotion', path: 'promotions', removeTitle: c.removePromotionTitle,
+    named: (shipping: Shipping) => shipping.promotions.map((promotion) => ({ id: promotion.id, name: promotion.description })),
+  },
 } as const;
 
 const removeHref = (kind: Kind, id: string) => `/admin/shipping/${TOOLS[kind].path}/${encodeURIComponent(id)}/delete`;
@@ -104,7 +112,8 @@ function editing(shipping: Shipping, query: Query): { rate: Form; promotion: For
   };
 }
 
-type Typed = { kind: Kind; values: Form; refusal: Refusal };
+/** What the person typed into one of the two forms, and why it came back: a refusal, or a sign-in (a draft). */
+type Typed = { kind: Kind; values: Form; refusal?: Refusal; notice?: string };
 
 /**
  * Shipping rates and free-shipping promotions, read and changed through the shipping.* tools: the role's scopes
@@ -117,54 +126,43 @@ export function shippingPages(app: FastifyInstance, deps: AppDeps): void {
     const { currency } = await readSettings(deps.runtime.db);
     const canWrite = hasScope(who.actor, 'settings:write');
     const chosen = editing(shipping, query);
-    const done = DONE[query.done ?? ''];
+    const done = typed?.notice ?? DONE[query.done ?? ''];
+    const refusal = typed?.refusal;
     return sendAdminPage(reply, {
       title: c.title, current: 'shipping', viewer: who.viewer,
-      main: html`<h1>${c.title}</h1>${done ? noticeBox(done) : ''}${typed ? problemBox(typed.refusal.detail, typed.refusal.resolution) : ''}
+      main: html`<h1>${c.title}</h1>${done ? noticeBox(done) : ''}${refusal ? problemBox(refusal.detail, refusal.resolution) : ''}
 <p>${c.lead}</p>${canWrite ? '' : html`<p>${c.readOnly}</p>`}
 <section><h2>${c.rates}</h2>${ratesTable(shipping.rates, currency, canWrite)}</section>
 ${canWrite ? rateForm(who, typed?.kind === 'rate' ? typed.values : chosen.rate, typed?.kind === 'rate' ? typed.refusal : undefined) : ''}
 <section><h2>${c.promotions}</h2>${promotionsTable(shipping.promotions, currency, canWrite)}</section>
 ${canWrite ? promotionForm(who, typed?.kind === 'promotion' ? typed.values : chosen.promotion, typed?.kind === 'promotion' ? typed.refusal : undefined) : ''}`,
-    }, typed ? 422 : 200);
+    }, refusal ? 422 : 200);
   };
 
   app.get<{ Querystring: Query }>('/admin/shipping', async (request, reply) => {
-    const who = await signedIn(deps, request, reply);
-    if (!who) return reply;
-    return page(request, reply, who, request.query);
+    const draft = takeDraft(request);
+    const kind = (['rate', 'promotion'] as const).find((candidate) => draft?.action === `/admin/shipping/${TOOLS[candidate].path}`);
+    return page(request, reply, request.staff, request.query, draft && kind ? { kind, values: draft.fields, notice: t.signIn.draftRestored } : undefined);
   });
 
   for (const kind of ['rate', 'promotion'] as const) {
-    const { set, remove, path } = TOOLS[kind];
+    const { set, remove, path, removeTitle, named } = TOOLS[kind];
 
-    app.post<{ Body: Form }>(`/admin/shipping/${path}`, { preHandler: app.csrfProtection }, async (request, reply) => {
-      const who = await signedIn(deps, request, reply);
-      if (!who) return reply;
+    app.post<{ Body: Form }>(`/admin/shipping/${path}`, keepsDraft('/admin/shipping'), async (request, reply) => {
+      const who = request.staff;
       const input = kind === 'rate' ? rateInput(request.body) : promotionInput(request.body);
       const outcome = await callTool(deps, request, who.actor, set, input, idempotencyKeyOf(request.body));
       if (outcome.ok) return reply.redirect(`/admin/shipping?done=${kind}Saved`, 303);
       return page(request, reply, who, {}, { kind, values: request.body, refusal: refusalOf(outcome.problem) });
     });
 
-    app.get<{ Params: { id: string } }>(`/admin/shipping/${path}/:id/delete`, async (request, reply) => {
-      const who = await signedIn(deps, request, reply);
-      if (!who) return reply;
-      const title = kind === 'rate' ? c.removeRateTitle : c.removePromotionTitle;
-      return sendAdminPage(reply, {
-        title, current: 'shipping', viewer: who.viewer,
-        main: html`<h1>${title}</h1><p><strong>${request.params.id}</strong></p><p>${c.removeLead}</p>
-<form method="post" action="${removeHref(kind, request.params.id)}">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}"><button class="danger" type="submit">${c.remove}</button> <a href="/admin/shipping">${t.cancel}</a></form>`,
-      });
-    });
-
-    app.post<{ Params: { id: string }; Body: Form }>(`/admin/shipping/${path}/:id/delete`, { preHandler: app.csrfProtection }, async (request, reply) => {
-      const who = await signedIn(deps, request, reply);
-      if (!who) return reply;
-      const outcome = await callTool(deps, request, who.actor, remove, { id: request.params.id, confirm: true }, idempotencyKeyOf(request.body));
-      if (outcome.ok) return reply.redirect(`/admin/shipping?done=${kind}Removed`, 303);
-      const refusal = refusalOf(outcome.problem);
-      return sendAdminPage(reply, { title: t.refused, current: 'shipping', viewer: who.viewer, main: problemBox(refusal.detail, refusal.resolution) }, outcome.status);
+    confirmRoute<{ id: string }>(app, {
+      path: `/admin/shipping/${path}/:id/delete`, current: 'shipping',
+      ask: async (request, who) => {
+        const chosen = named(await readTool<Shipping>(deps, request, who.actor, 'shipping.list', {})).find((one) => one.id === request.params.id);
+        return chosen && { title: removeTitle, subject: html`<strong>${chosen.name}</strong> (${chosen.id})`, lead: c.removeLead, button: c.remove, back: '/admin/shipping' };
+      },
+      act: actByTool(deps, 'shipping', remove, ({ id }) => ({ id, confirm: true }), () => `/admin/shipping?done=${kind}Removed`),
     });
   }
 }

@@ -9,10 +9,11 @@ import { ConsoleRefusal, refusalOf, runOwnerCommand } from '../call.ts';
 import type { Refusal } from '../call.ts';
 import { confirmRoute } from '../confirm.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
+import { keepsDraft, takeDraft } from '../drafts.ts';
 import { field, select } from '../fields.ts';
 import { formatDate } from '../format.ts';
-import { signedIn } from '../session.ts';
-import type { SignedIn } from '../session.ts';
+import { ownersOnly } from '../signed-in.ts';
+import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
 
 type Form = Record<string, string | undefined>;
@@ -29,14 +30,7 @@ const ROLE_OPTIONS = STAFF_ROLES.map((role) => ({ value: role, label: t.staff.ro
 export function staffPages(app: FastifyInstance, deps: AppDeps): void {
   const { timeZone } = deps.config.admin;
 
-  const owner = async (request: FastifyRequest, reply: FastifyReply): Promise<SignedIn | undefined> => {
-    const who = await signedIn(deps, request, reply);
-    if (who && !who.viewer.managesAccess) {
-      await sendAdminPage(reply, { title: t.staff.title, viewer: who.viewer, main: problemBox(t.staff.ownerOnly) }, 403);
-      return undefined;
-    }
-    return who;
-  };
+  app.addHook('preHandler', ownersOnly(t.staff.title, t.staff.ownerOnly));
 
   const people = async (request: FastifyRequest, who: SignedIn): Promise<StaffMember[]> => {
     const listed = await runOwnerCommand(deps, request, who.actor, 'staff.list', {});
@@ -87,14 +81,12 @@ ${select({ name: 'role', label: t.staff.role, value: options.typed?.role ?? 'vie
   };
 
   app.get('/admin/staff', async (request, reply) => {
-    const who = await owner(request, reply);
-    if (!who) return reply;
-    return page(request, reply, who);
+    const draft = takeDraft(request);
+    return page(request, reply, request.staff, draft ? { typed: draft.fields, top: noticeBox(t.signIn.draftRestored) } : {});
   });
 
-  app.post<{ Body: Form }>('/admin/staff/invite', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await owner(request, reply);
-    if (!who) return reply;
+  app.post<{ Body: Form }>('/admin/staff/invite', keepsDraft('/admin/staff'), async (request, reply) => {
+    const who = request.staff;
     const typed = { email: String(request.body.email ?? ''), role: String(request.body.role ?? '') };
     const outcome = await runOwnerCommand(deps, request, who.actor, 'staff.invite', typed);
     if (!outcome.ok) {
@@ -104,9 +96,8 @@ ${select({ name: 'role', label: t.staff.role, value: options.typed?.role ?? 'vie
     return page(request, reply, who, { top: shownOnce(outcome.result as Invitation) });
   });
 
-  app.post<{ Params: { id: string }; Body: Form }>('/admin/staff/:id/role', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await owner(request, reply);
-    if (!who) return reply;
+  app.post<{ Params: { id: string }; Body: Form }>('/admin/staff/:id/role', async (request, reply) => {
+    const who = request.staff;
     const member = await memberOf(request, who, request.params.id);
     const outcome = await runOwnerCommand(deps, request, who.actor, 'staff.set-role', { email: member.email, role: String(request.body.role ?? '') });
     if (!outcome.ok) {
@@ -119,20 +110,8 @@ ${select({ name: 'role', label: t.staff.role, value: options.typed?.role ?? 'vie
     return page(request, reply, who, { top: noticeBox(t.staff.roleChanged(changed.email, changed.role)) });
   });
 
-  app.get<{ Params: { id: string } }>('/admin/staff/:id/remove', async (request, reply) => {
-    const who = await owner(request, reply);
-    if (!who) return reply;
-    const member = await memberOf(request, who, request.params.id);
-    return sendAdminPage(reply, {
-      title: t.staff.removeTitle, current: 'staff', viewer: who.viewer,
-      main: html`<h1>${t.staff.removeTitle}</h1><div class="panel"><p>${t.staff.removeLead(member.email)}</p>
-<form method="post" action="/admin/staff/${member.id}/remove">${csrfField(who.viewer)}<button class="danger" type="submit">${t.staff.removeButton}</button></form>
-<p><a href="/admin/staff">${t.staff.back}</a></p></div>`,
-    });
-  });
-
-  confirmRoute<{ id: string }>(app, deps, {
-    path: '/admin/staff/invitations/:id/withdraw', current: 'staff', who: owner,
+  confirmRoute<{ id: string }>(app, {
+    path: '/admin/staff/invitations/:id/withdraw', current: 'staff',
     ask: async (request, who) => {
       const invitation = (await waiting(request, who)).find((candidate) => candidate.id === request.params.id);
       return invitation && {
@@ -150,16 +129,21 @@ ${select({ name: 'role', label: t.staff.role, value: options.typed?.role ?? 'vie
     },
   });
 
-  app.post<{ Params: { id: string } }>('/admin/staff/:id/remove', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const who = await owner(request, reply);
-    if (!who) return reply;
-    const member = await memberOf(request, who, request.params.id);
-    const outcome = await runOwnerCommand(deps, request, who.actor, 'staff.remove', { email: member.email });
-    if (!outcome.ok) {
-      const refusal = refusalOf(outcome.problem);
-      return page(request, reply, who, { top: problemBox(refusal.detail, refusal.resolution), status: outcome.problem.status });
-    }
-    if (member.id === who.actor.staffId) return reply.redirect('/admin/login', 303);
-    return page(request, reply, who, { top: noticeBox(t.staff.removed(member.email)) });
+  confirmRoute<{ id: string }>(app, {
+    path: '/admin/staff/:id/remove', current: 'staff',
+    ask: async (request, who) => {
+      const member = (await people(request, who)).find((candidate) => candidate.id === request.params.id);
+      return member && { title: t.staff.removeTitle, subject: html`<strong>${member.email}</strong> (${member.role})`, lead: t.staff.removeLead(member.email), button: t.staff.removeButton, back: '/admin/staff' };
+    },
+    act: async (request, reply, who) => {
+      const member = await memberOf(request, who, request.params.id);
+      const outcome = await runOwnerCommand(deps, request, who.actor, 'staff.remove', { email: member.email });
+      if (!outcome.ok) {
+        const refusal = refusalOf(outcome.problem);
+        return page(request, reply, who, { top: problemBox(refusal.detail, refusal.resolution), status: outcome.problem.status });
+      }
+      if (member.id === who.actor.staffId) return reply.redirect('/admin/login', 303);
+      return page(request, reply, who, { top: noticeBox(t.staff.removed(member.email)) });
+    },
   });
 }
