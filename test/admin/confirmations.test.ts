@@ -1,18 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listKeys } from '../../src/access/api-keys.ts';
-import { seedDemoStore } from '../../src/seed/demo.ts';
-import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { placeOrder } from '../helpers/commerce.ts';
 import { master } from '../helpers/fixtures.ts';
-import { page, post, staffCookie } from './helpers.ts';
+import { page, post, demoShopSignedIn } from './helpers.ts';
 
 let t: TestApp;
 let owner = '';
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedDemoStore(t.database.db, { baseUrl: 'http://butik.test' });
-  owner = await staffCookie(t, 'olga@shop.dk', 'owner');
+  ({ t, cookie: owner } = await demoShopSignedIn('olga@shop.dk', 'owner'));
 });
 afterAll(async () => t.close());
 

@@ -1,17 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoStore } from '../../src/seed/demo.ts';
-import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createDiscount, placeOrder } from '../helpers/commerce.ts';
 import { master } from '../helpers/fixtures.ts';
-import { formFields, page, post, staffCookie } from './helpers.ts';
+import { formFields, page, post, demoShopSignedIn } from './helpers.ts';
 
 let t: TestApp;
 let manager = '';
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedDemoStore(t.database.db, { baseUrl: 'http://butik.test' });
-  manager = await staffCookie(t, 'anna@shop.dk', 'manager');
+  ({ t, cookie: manager } = await demoShopSignedIn('anna@shop.dk', 'manager'));
 });
 afterAll(async () => t.close());
 

@@ -1,4 +1,6 @@
+import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
+import { seedDemoStore } from '../../src/seed/demo.ts';
 import type { FastifyInstance } from 'fastify';
 import { addStaff } from '../../src/access/staff.ts';
 import type { StaffRole } from '../../src/access/staff-roles.ts';
@@ -52,6 +54,13 @@ export async function postMultipart(app: FastifyInstance, cookie: string, url: s
 export async function staffCookie(t: TestApp, email: string, role: StaffRole): Promise<string> {
   await addPerson(t.database.db, email, role);
   return (await signIn(t.app, email)).cookie ?? '';
+}
+
+/** A test app holding the demo shop, with one person of `role` signed in: the app and their session cookie. */
+export async function demoShopSignedIn(email: string, role: StaffRole): Promise<{ t: TestApp; cookie: string }> {
+  const t = await createTestApp();
+  await seedDemoStore(t.database.db, { baseUrl: 'http://butik.test' });
+  return { t, cookie: await staffCookie(t, email, role) };
 }
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&#x27;': "'" };

@@ -1,16 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoStore } from '../../src/seed/demo.ts';
-import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { master } from '../helpers/fixtures.ts';
-import { formFields, page, post, staffCookie } from './helpers.ts';
+import { formFields, page, post, demoShopSignedIn } from './helpers.ts';
 
 let t: TestApp;
 let owner = '';
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedDemoStore(t.database.db, { baseUrl: 'http://butik.test' });
-  owner = await staffCookie(t, 'olga@shop.dk', 'owner');
+  ({ t, cookie: owner } = await demoShopSignedIn('olga@shop.dk', 'owner'));
   // Alt text and a source id on an image, and line breaks in text: what a careless save would lose or rewrite.
   await t.call('products.attach_image', { slug: 'aviator-classic', imageUrl: 'https://img.test/aviator-side.jpg', alt: 'Set fra siden', sourceId: 'cam-7' }, master);
   await t.call('services.update', { slug: 'synsproeve', patch: { body: 'Første linje.\n\nAnden linje.' } }, master);
