@@ -27,7 +27,7 @@ export function orderNumber(id: string): string {
 const TARGET_NOUNS: Record<string, string> = {
   product: 'Product', category: 'Category', discount: 'Discount code', page: 'Page', service: 'Service', order: 'Order',
   settings: 'Setting', feature: 'Feature', announcement: 'Announcement', api_key: 'API key', policy: 'Policies',
-  oauth_grant: 'Connected app\'s grant', oauth_client: 'Connected app', agent: 'Agent',
+  oauth_grant: 'Connected app\'s grant', oauth_client: 'Connected app', agent: 'Agent', staff: 'Staff member',
 };
 
 /** What an entry is about, in words: "Product Aviator Classic (aviator-classic)", "Order 0193a5c4 · karen@example.dk". */
@@ -43,6 +43,9 @@ export function targetTitle(entry: { targetType: string; targetId: string; befor
     }
     case 'discount':
       return `${noun} ${text(row.code) ?? entry.targetId}`;
+    // An account or an invitation: both keep the person's e-mail, never a name.
+    case 'staff':
+      return `${noun} ${text(row.email) ?? entry.targetId}`;
     case 'settings':
     case 'feature': {
       const key = text(row.key) ?? entry.targetId;

@@ -19,6 +19,7 @@ describe('Activity in an owner\'s words', () => {
     expect(targetTitle({ targetType: 'page', targetId: id, before: { title: 'Om os', slug: 'om-os' }, after: null })).toBe('Page Om os (om-os)');
     expect(targetTitle({ targetType: 'order', targetId: id, before: { email: 'karen@example.dk' }, after: null })).toBe('Order 0193a5c4 · karen@example.dk');
     expect(targetTitle({ targetType: 'discount', targetId: id, before: null, after: { code: 'SOMMER10' } })).toBe('Discount code SOMMER10');
+    expect(targetTitle({ targetType: 'staff', targetId: id, before: { email: 'mia@example.dk', role: 'viewer' }, after: null })).toBe('Staff member mia@example.dk');
     expect(targetTitle({ targetType: 'settings', targetId: 'shippingDkk', before: { key: 'shippingDkk' }, after: null })).toBe('Setting "Shipping"');
   });
 
