@@ -1,41 +1,41 @@
 import { eq, sql } from 'drizzle-orm';
-import { markConfigWritten } from '../db/read-cache.ts';
-import { customerAddresses, customers, promotions, shippingRates } from '../db/schema.ts';
+import { customerAddresses, customers } from '../db/schema.ts';
+import { writePromotion, writeRate } from '../shop/shipping.ts';
 import type { ImportRows } from './files.ts';
-import type { ImportRun } from './run.ts';
+import type { ImportRun, Outcome } from './run.ts';
 
 /**
- * Shipping rates, free-shipping promotions and known buyers. The import does not audit them (import the old files
- * again to go back); the shipping.* tools, which change rates and promotions one by one, do.
+ * Shipping rates, free-shipping promotions and known buyers. Rates and promotions are written by the same functions
+ * as the shipping.* tools and audited like them (target types `shipping_rate` and `promotion`, tool `import`), so
+ * Activity shows an imported price and audit.revert undoes it; known buyers are no tool's to change and are not
+ * audited.
  */
 
 export async function importShippingRates(run: ImportRun, rows: ImportRows['shipping_rates.csv']): Promise<void> {
-  // Kept in memory beside the settings (shop/shipping.ts): dropped when the import's transaction ends.
-  if (rows.length > 0) markConfigWritten(run.db);
   for (const { row } of rows) {
     await run.pace();
-    const wanted = { countryCode: row.country_code, serviceLevel: row.service_level, price: row.price, title: row.title };
-    const [existing] = await run.db.select().from(shippingRates).where(eq(shippingRates.id, row.id)).for('update');
-    run.count('shipping_rates.csv', await run.upsertPlain(existing, wanted, {
-      insert: () => run.db.insert(shippingRates).values({ id: row.id, ...wanted }),
-      update: (changes) => run.db.update(shippingRates).set({ ...changes, updatedAt: run.now }).where(eq(shippingRates.id, row.id)),
-    }));
+    const change = await writeRate(run.db, {
+      id: row.id, countryCode: row.country_code, serviceLevel: row.service_level, price: row.price, title: row.title,
+    }, run.now);
+    if (change.changed) await run.audit('shipping_rate', row.id, change.before, change.after);
+    run.count('shipping_rates.csv', outcomeOf(change));
   }
 }
 
 export async function importPromotions(run: ImportRun, rows: ImportRows['promotions.csv']): Promise<void> {
-  if (rows.length > 0) markConfigWritten(run.db);
   for (const { row } of rows) {
     await run.pace();
-    const wanted = {
-      type: row.type, minSubtotal: row.min_subtotal ?? null, eligibleSkus: row.eligible_item_ids, description: row.description,
-    };
-    const [existing] = await run.db.select().from(promotions).where(eq(promotions.id, row.id)).for('update');
-    run.count('promotions.csv', await run.upsertPlain(existing, wanted, {
-      insert: () => run.db.insert(promotions).values({ id: row.id, ...wanted }),
-      update: (changes) => run.db.update(promotions).set({ ...changes, updatedAt: run.now }).where(eq(promotions.id, row.id)),
-    }));
+    const change = await writePromotion(run.db, {
+      id: row.id, minSubtotal: row.min_subtotal ?? null, eligibleSkus: row.eligible_item_ids, description: row.description,
+    }, run.now);
+    if (change.changed) await run.audit('promotion', row.id, change.before, change.after);
+    run.count('promotions.csv', outcomeOf(change));
   }
+}
+
+function outcomeOf(change: { before: unknown; changed: boolean }): Outcome {
+  if (!change.changed) return 'unchanged';
+  return change.before === null ? 'created' : 'updated';
 }
 
 export async function importCustomers(run: ImportRun, rows: ImportRows['customers.csv'], addresses: ImportRows['addresses.csv']): Promise<void> {

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, customerAddresses, customers, products, promotions, settings, shippingRates } from '../../src/db/schema.ts';
 import { parseImportArgs, runImport } from '../../src/import/command.ts';
@@ -113,6 +113,22 @@ describe('butik import of the UCP samples flower shop', () => {
     // The revert of a creation removes the row, so the next import creates the product again.
     expect(restored.stdout).toContain('products.csv: 1 created, 0 updated, 5 unchanged');
     expect((await t.call('products.get', { slug })).status).toBe(200);
+  });
+
+  it('audits an imported shipping rate and promotion like the shipping tools do, so audit.revert puts the old price back', async () => {
+    const entries = await t.database.db.select().from(auditEntries)
+      .where(and(eq(auditEntries.tool, 'import'), sql`${auditEntries.targetType} in ('shipping_rate', 'promotion')`));
+    expect(entries.map((entry) => `${entry.targetType} ${entry.targetId}`).sort()).toEqual([
+      'promotion promo_1', 'promotion promo_2', 'shipping_rate exp-ship-intl', 'shipping_rate exp-ship-us', 'shipping_rate std-ship',
+    ]);
+    const dir = shopFiles({ 'shipping_rates.csv': 'id,country_code,service_level,price,title\nstd-ship,default,standard,700,Standard\n' });
+    expect((await importArgs(dir)).stdout).toEqual(['shipping_rates.csv: 0 created, 1 updated, 0 unchanged']);
+    const [update] = await t.database.db.select().from(auditEntries)
+      .where(and(eq(auditEntries.tool, 'import'), eq(auditEntries.targetId, 'std-ship'))).orderBy(desc(auditEntries.at)).limit(1);
+    expect(update).toMatchObject({ before: { price: 500 }, after: { price: 700 } });
+    expect((await t.call('audit.revert', { entryId: update?.id }, master)).status).toBe(200);
+    const listed = await t.call('shipping.list', {}, master);
+    expect(listed.body.result.rates.find((rate: { id: string }) => rate.id === 'std-ship')).toMatchObject({ price: 500 });
   });
 
   it('updates a changed row in place and counts it', async () => {
