@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { preparedStatement } from '../db/prepared.ts';
+import { randomUUID } from 'node:crypto';
+import { preparedInsert, preparedStatement } from '../db/prepared.ts';
 import { cartItems, carts, products } from '../db/schema.ts';
 import { lineTotal, priceLines, totalsAreSafe } from '../domain/pricing.ts';
 import type { ShippingBook } from '../domain/pricing.ts';
@@ -75,6 +76,28 @@ export async function lockOpenCartWithLines(db: Queryable, cartId: string): Prom
 /** The ids a free-shipping promotion may name a product by: its SKU (UCP's item id) and its slug. */
 export function itemIdsOf(product: { slug: string; sku: string | null }): string[] {
   return product.sku === null ? [product.slug] : [product.sku, product.slug];
+}
+
+/**
+ * The cart's lines, inserted by the same statement as the cart (a data-modifying WITH): one round trip for a new cart
+ * whatever its number of lines. The lines come as two arrays, so one prepared statement serves every cart size; each
+ * line's `added_at` is the cart's `created_at` (both the transaction's time).
+ */
+const insertCartAndLines = preparedInsert(carts, 'cart_create', undefined, (db) => db.$with('cart_lines').as(db.insert(cartItems).select(sql`
+  select ${sql.placeholder('cartId')}::text, line.product_id, line.quantity, date_trunc('milliseconds', now())
+  from unnest(${sql.placeholder('productIds')}::text[], ${sql.placeholder('quantities')}::int[]) as line(product_id, quantity)`)));
+
+/** A new open cart with its lines, as they were written (what cart.create audits). */
+export async function insertCart(
+  db: Queryable,
+  cart: { discountCode: string | null; lines: ReadonlyArray<{ productId: string; quantity: number }> },
+): Promise<{ cart: CartRow; items: CartItemRow[] }> {
+  const id = randomUUID();
+  const [row] = await insertCartAndLines(db, [{ id, discountCode: cart.discountCode }], {
+    cartId: id, productIds: cart.lines.map((line) => line.productId), quantities: cart.lines.map((line) => line.quantity),
+  });
+  if (!row) throw new Error('cart insert returned no row');
+  return { cart: row, items: cart.lines.map((line) => ({ cartId: id, productId: line.productId, quantity: line.quantity, addedAt: row.createdAt })) };
 }
 
 /** The product for a slug, soft-deleted ones included (so a line of a withdrawn product can still be removed). */

@@ -1,13 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { preparedInsert } from '../db/prepared.ts';
-import { cartItems, carts } from '../db/schema.ts';
+import { carts } from '../db/schema.ts';
 import { Cart, CartLineInput, MAX_QUANTITY } from '../schema/cart.ts';
 import { Id, SlugRef } from '../schema/common.ts';
 import { DiscountCodeRef } from '../schema/discount.ts';
 import { CheckoutInput, CheckoutResult } from '../schema/order.ts';
 import {
-  cartSnapshot, findCart, findProductForCart, lockOpenCart, priceCart, renderCart, setCartLine, snapshotOf,
+  cartSnapshot, findCart, findProductForCart, insertCart, lockOpenCart, priceCart, renderCart, setCartLine, snapshotOf,
 } from '../commerce/carts.ts';
 import { checkoutCart } from '../commerce/checkout.ts';
 import { findLineProduct, productNotFound } from '../shop/catalog.ts';
@@ -38,9 +37,6 @@ async function auditedCart(ctx: ToolContext, cartId: string, before: unknown): P
   return view;
 }
 
-const insertCart = preparedInsert(carts, 'cart_create_cart');
-const insertCartItems = preparedInsert(cartItems, 'cart_create_items');
-
 export const createCart = defineTool({
   name: 'cart.create',
   description: `Start a cart, optionally with items and a discount code. ${CART_PRICING} An unknown product slug → 404 not_found. `
@@ -62,10 +58,7 @@ export const createCart = defineTool({
       lines.push({ productId: product.id, slug: product.slug, sku: product.sku, productName: product.name, unitPriceDkk: product.priceDkk, quantity: item.quantity });
     }
     const discount = discountCode === undefined ? undefined : await usableDiscount(ctx.db, discountCode, ctx.clock());
-    const [cart] = await insertCart(ctx.db, [{ discountCode: discount?.code ?? null }]);
-    if (!cart) throw new Error('cart insert returned no row');
-    const rows = lines.length === 0 ? [] : await insertCartItems(ctx.db,
-      lines.map((line) => ({ cartId: cart.id, productId: line.productId, quantity: line.quantity })));
+    const { cart, items: rows } = await insertCart(ctx.db, { discountCode: discount?.code ?? null, lines });
     const view = priceCart(cart.id, lines, discount, await shippingBook(ctx.db));
     await ctx.audit({ targetType: 'cart', targetId: cart.id, before: null, after: snapshotOf(cart, rows) });
     return view;

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cartSnapshot } from '../../src/commerce/carts.ts';
 import { auditEntries } from '../../src/db/schema.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
@@ -135,6 +136,17 @@ describe('cart.create, cart.get and cart.set_item', () => {
       .where(and(eq(auditEntries.targetId, cartId), eq(auditEntries.tool, 'cart.set_item')));
     expect(entry).toMatchObject({ targetType: 'cart', before: { id: cartId, items: [] } });
     expect(entry?.after).toMatchObject({ id: cartId, status: 'open', items: [{ productId: a.id, quantity: 2 }] });
+  });
+
+  it('writes a new cart and its lines in one statement, and audits them as a later read finds them', async () => {
+    const [a, b] = [await alfa(), await beta()];
+    const created = await t.call('cart.create', { items: [{ slug: a.slug, quantity: 2 }, { slug: b.slug, quantity: 1 }] }, asCart);
+    const { cartId } = created.body.result as { cartId: string };
+    const [entry] = await t.database.db.select().from(auditEntries)
+      .where(and(eq(auditEntries.targetId, cartId), eq(auditEntries.tool, 'cart.create')));
+    expect(entry?.after).toEqual(JSON.parse(JSON.stringify(await cartSnapshot(t.database.db, cartId))));
+    expect((entry?.after as { items: unknown[] }).items).toHaveLength(2);
+    expect((await t.call('cart.get', { cartId }, asCart)).body.result).toEqual(created.body.result);
   });
 });
 
