@@ -25,6 +25,9 @@ export type SessionEntry = {
   reason: string | null;
   /** Changes to the same target after this entry, by anyone but this agent, still in effect (reverts not counted). */
   laterChanges: LaterChange[];
+  /** The target as the entry found and left it: what the preview names it by. */
+  before: unknown;
+  after: unknown;
 };
 
 /**
@@ -82,6 +85,8 @@ export async function previewSessionUndo(db: Queryable, agentName: string, since
       status: reason ? 'not_revertible' : later.length > 0 ? 'conflict' : 'ready',
       reason: reason ?? (later.length > 0 ? `Changed afterwards by ${[...new Set(later.map((change) => change.actorName))].join(', ')}.` : null),
       laterChanges: later.map((change) => ({ id: change.id, at: toIso(change.at), actorName: change.actorName, tool: change.tool })),
+      before: entry.before,
+      after: entry.after,
     };
   }));
   return { agent, since: since.toISOString(), entries: described };

@@ -119,6 +119,9 @@ describe('/admin/agents', () => {
     expect(conflict).toBeDefined();
     expect(body).toContain('Changed afterwards by someone else');
     expect(body).toContain('master (categories.upsert');
+    // Each change is named as Activity names it, not by its target's id.
+    expect(body).toContain('Category Session A (session-a) · <code>categories.upsert</code>');
+    expect(body).toContain('Category Session B (session-b) · <code>categories.upsert</code>');
 
     const applied = await post(t.app, manager, `/admin/agents/key%3A${key.id}/undo?since=${encodeURIComponent(startedAt)}`, { _csrf: preview.csrf ?? '', entry: ready ?? '' });
     expect(applied.statusCode).toBe(303);

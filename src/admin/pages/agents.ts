@@ -12,6 +12,7 @@ import type { SessionEntry } from '../../tools/audit-session.ts';
 import { html } from '../../edge/html/template.ts';
 import type { Html } from '../../edge/html/template.ts';
 import type { AppDeps } from '../../deps.ts';
+import { targetTitle } from '../activity-words.ts';
 import { callTool, refusalOf } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { formatDate, localInstant, startOfDay, today } from '../format.ts';
@@ -114,7 +115,7 @@ ${hasScope(who.actor, 'audit:revert') ? sinceForm(agent.agent, today(clock(), ti
 <div class="field"><label for="since">${t.agents.since}</label><input id="since" name="since" type="datetime-local" value="${value}" required${error ? html` aria-describedby="since-error"` : ''}>${error ? html`<p class="error" id="since-error">${error}</p>` : ''}</div>
 <button type="submit" class="secondary">${t.agents.preview}</button></form>`;
 
-  const entryLine = (entry: SessionEntry): Html => html`${entry.tool} · ${entry.targetType} ${entry.targetId} · ${formatDate(entry.at, timeZone)}`;
+  const entryLine = (entry: SessionEntry): Html => html`${targetTitle(entry)} · <code>${entry.tool}</code> · ${formatDate(entry.at, timeZone)}`;
 
   const choice = (entry: SessionEntry): Html => {
     if (entry.status === 'not_revertible') {
