@@ -81,6 +81,8 @@ function orderColumns(ctx: ToolContext, input: z.output<typeof CheckoutInput>, f
     shippingAddress: input.shipping.address,
     shippingZip: input.shipping.zip,
     shippingCity: input.shipping.city,
+    // The country shipping was priced to: fulfilment needs it, and the order's shipping charge is explained by it.
+    shippingCountry: input.shipping.country ?? null,
     billingName: input.billing?.name ?? null,
     billingAddress: input.billing?.address ?? null,
     billingZip: input.billing?.zip ?? null,

@@ -69,6 +69,8 @@ export function toOrderRecord(row: OrderRow, items: readonly OrderItemRow[]): z.
     shippingAddress: row.shippingAddress,
     shippingZip: row.shippingZip,
     shippingCity: row.shippingCity,
+    shippingRegion: row.shippingRegion,
+    shippingCountry: row.shippingCountry,
     billingName: row.billingName,
     billingAddress: row.billingAddress,
     billingZip: row.billingZip,

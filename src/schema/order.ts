@@ -54,6 +54,8 @@ export const OrderRecord = z.strictObject({
   shippingAddress: z.string(),
   shippingZip: z.string(),
   shippingCity: z.string(),
+  shippingRegion: OptionalText,
+  shippingCountry: OptionalText.meta({ description: 'ISO 3166-1 alpha-2 where the order gave one (it priced the shipping); null where it did not.' }),
   billingName: OptionalText,
   billingAddress: OptionalText,
   billingZip: OptionalText,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { placeOrder } from '../helpers/commerce.ts';
+import { placeOrder, shipping } from '../helpers/commerce.ts';
 import { master } from '../helpers/fixtures.ts';
 import { page, post, staffCookie } from './helpers.ts';
 
@@ -57,5 +57,13 @@ describe('the packing slip', () => {
     expect(slip.response.body).toMatch(/<h2>Shipping address<\/h2><address>[^<]+<br>[^<]+<br>[^<]+<\/address>/);
     const { name } = (await t.call('products.get', { slug: product.slug })).body.result as { name: string };
     expect(slip.response.body).toContain(`<tr><td>${name}</td><td class="num">2</td></tr>`);
+  });
+
+  it('shows the country an order ships to on its page and its packing slip, where the order gave one', async () => {
+    const { orderId } = await placeOrder(t, { checkout: { shipping: { ...shipping, country: 'DK' } } });
+    const detail = await page(t.app, cookie, `/admin/orders/${orderId}`);
+    expect(detail.response.body).toContain(`${shipping.zip} ${shipping.city}, DK</p>`);
+    const slip = await page(t.app, cookie, `/admin/orders/${orderId}/slip`);
+    expect(slip.response.body).toContain(`${shipping.zip} ${shipping.city}<br>DK</address>`);
   });
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries } from '../../src/db/schema.ts';
 import { createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { checkoutBody, createCart, createDiscount, discountRecord, placeOrder, stockOf } from '../helpers/commerce.ts';
+import { checkoutBody, createCart, createDiscount, discountRecord, placeOrder, shipping, stockOf } from '../helpers/commerce.ts';
 import { createProduct, master, uniqueSlug } from '../helpers/fixtures.ts';
 
 let t: TestApp;
@@ -19,7 +19,7 @@ const RECORD_KEYS = [
   'channel', 'confirmationEmailSentAt', 'createdAt', 'currency', 'discountCode', 'discountDkk', 'disputedAt', 'email',
   'estDeliveryFrom', 'estDeliveryTo', 'fxRate', 'id', 'invoiceId', 'invoicePdfUrl', 'invoiceProvider', 'isAiGenerated', 'items',
   'paidAt', 'paymentMethod', 'phoneNumber', 'processorPaymentIntentId', 'refundedAt', 'refunds', 'shippingAddress', 'shippingCity',
-  'shippingDkk', 'shippingName', 'shippingZip', 'status', 'subtotalDkk', 'totalDkk', 'trackingNumber', 'trackingUrl', 'userId',
+  'shippingCountry', 'shippingDkk', 'shippingName', 'shippingRegion', 'shippingZip', 'status', 'subtotalDkk', 'totalDkk', 'trackingNumber', 'trackingUrl', 'userId',
   'vatOere',
 ];
 const ITEM_KEYS = ['id', 'orderId', 'productId', 'productName', 'quantity', 'unitPriceDkk', 'variantAttributes', 'variantId', 'variantSku'];
@@ -131,11 +131,16 @@ describe('orders.get', () => {
       id: orderId, userId: null, invoiceProvider: null, invoiceId: null, invoicePdfUrl: null, carrier: null, trackingNumber: null,
       trackingUrl: null, estDeliveryFrom: null, estDeliveryTo: null, processorPaymentIntentId: null, acpSessionId: null,
       confirmationEmailSentAt: null, refundedAt: null, disputedAt: null, paidAt: null, discountCode: null,
-      subtotalDkk: 40000, discountDkk: 0, shippingDkk: 4900, totalDkk: 44900, vatOere: 8980,
+      subtotalDkk: 40000, discountDkk: 0, shippingDkk: 4900, totalDkk: 44900, vatOere: 8980, shippingRegion: null, shippingCountry: null,
     });
     expect(response.body.result.items).toHaveLength(1);
     expect(Object.keys(response.body.result.items[0]).sort()).toEqual(ITEM_KEYS);
     expect(response.body.result.items[0]).toMatchObject({ orderId, productId: product.id, quantity: 2, unitPriceDkk: 20000 });
+  });
+
+  it('keeps the country an order\'s shipping was priced to', async () => {
+    const { orderId } = await placeOrder(t, { checkout: { shipping: { ...shipping, country: 'DK' } } });
+    expect((await t.call('orders.get', { orderId }, master)).body.result).toMatchObject({ shippingCountry: 'DK', shippingCity: 'Rungsted Kyst' });
   });
 
   it('answers an unknown order with 404 not_found', async () => {

@@ -28,7 +28,7 @@ export type OrderSummary = {
 };
 
 type OrderRecord = OrderSummary & {
-  shippingAddress: string; shippingZip: string; shippingCity: string; billingName: string | null; billingAddress: string | null;
+  shippingAddress: string; shippingZip: string; shippingCity: string; shippingRegion: string | null; shippingCountry: string | null; billingName: string | null; billingAddress: string | null;
   billingZip: string | null; billingCity: string | null; billingCountry: string | null; phoneNumber: string | null;
   subtotalDkk: number; shippingDkk: number; discountDkk: number; discountCode: string | null; paymentMethod: string | null;
   paidAt: string | null; currency: string; channel: string; carrier: string | null; trackingNumber: string | null;
@@ -120,10 +120,16 @@ function shipment(order: OrderRecord, timeZone: string): Html | string {
  * A packing slip to print and put in the parcel: order number, where it goes, and what is in it, without
  * prices (the console's chrome is left out of print by the stylesheet).
  */
+/** The region and country an order ships to, where it gave them (cart orders without shipping.country have none). */
+function placeLine(order: OrderRecord, separator: Html | string = html`<br>`): Html | string {
+  const place = [order.shippingRegion, order.shippingCountry].filter((part) => part !== null && part !== '').join(', ');
+  return place ? html`${separator}${place}` : '';
+}
+
 function packingSlip(order: OrderRecord, timeZone: string): Html {
   return html`<article class="slip"><h1>${t.orders.slip}</h1>
 <dl class="pairs"><dt>${t.orders.order}</dt><dd>${order.id}</dd><dt>${t.orders.placed}</dt><dd>${formatDate(order.createdAt, timeZone)}</dd></dl>
-<h2>${t.orders.shipping}</h2><address>${order.shippingName}<br>${order.shippingAddress}<br>${order.shippingZip} ${order.shippingCity}</address>
+<h2>${t.orders.shipping}</h2><address>${order.shippingName}<br>${order.shippingAddress}<br>${order.shippingZip} ${order.shippingCity}${placeLine(order)}</address>
 <h2>${t.orders.lines}</h2><table><thead><tr><th scope="col">${t.products.name}</th><th scope="col" class="num">${t.orders.quantity}</th></tr></thead><tbody>
 ${order.items.map((item) => html`<tr><td>${item.productName}</td><td class="num">${item.quantity}</td></tr>`)}
 </tbody></table>
@@ -173,7 +179,7 @@ ${options.notice ? noticeBox(options.notice) : ''}${options.refusal ? problemBox
 ${order.items.map((item) => html`<tr><td data-label="${t.products.name}">${item.productName}</td><td data-label="${t.orders.quantity}" class="num">${item.quantity}</td><td data-label="${t.orders.unitPrice}" class="num">${money(item.unitPriceDkk)}</td></tr>`)}
 </tbody></table>
 <p>${t.orders.subtotal}: ${money(order.subtotalDkk)} · ${t.orders.discount}: ${money(order.discountDkk)}${order.discountCode ? ` (${order.discountCode})` : ''} · ${t.orders.shippingCost}: ${money(order.shippingDkk)} · <strong>${t.orders.total}: ${money(order.totalDkk)}</strong></p></section>
-<section class="panel"><h2>${t.orders.shipping}</h2><p>${order.shippingName}, ${order.shippingAddress}, ${order.shippingZip} ${order.shippingCity}</p>
+<section class="panel"><h2>${t.orders.shipping}</h2><p>${order.shippingName}, ${order.shippingAddress}, ${order.shippingZip} ${order.shippingCity}${placeLine(order, ', ')}</p>
 ${order.billingAddress ? html`<h2>${t.orders.billing}</h2><p>${order.billingName ?? ''}, ${order.billingAddress}, ${order.billingZip ?? ''} ${order.billingCity ?? ''}, ${order.billingCountry ?? ''}</p>` : ''}
 <h2>${t.orders.payment}</h2><p>${order.paymentMethod ?? '—'} · ${order.paidAt ? formatDate(order.paidAt, timeZone) : '—'}</p>
 ${shipment(order, timeZone)}</section>
