@@ -28,7 +28,8 @@ export type OrderSummary = {
 };
 
 type OrderRecord = OrderSummary & {
-  shippingAddress: string; shippingZip: string; shippingCity: string; shippingRegion: string | null; shippingCountry: string | null; billingName: string | null; billingAddress: string | null;
+  shippingAddress: string; shippingZip: string; shippingCity: string; shippingRegion: string | null; shippingCountry: string | null;
+  billingName: string | null; billingAddress: string | null;
   billingZip: string | null; billingCity: string | null; billingCountry: string | null; phoneNumber: string | null;
   subtotalDkk: number; shippingDkk: number; discountDkk: number; discountCode: string | null; paymentMethod: string | null;
   paidAt: string | null; currency: string; channel: string; carrier: string | null; trackingNumber: string | null;
@@ -116,16 +117,16 @@ function shipment(order: OrderRecord, timeZone: string): Html | string {
 <dt>${t.orders.window}</dt><dd>${order.estDeliveryFrom || order.estDeliveryTo ? `${day(order.estDeliveryFrom)} – ${day(order.estDeliveryTo)}` : '—'}</dd></dl>`;
 }
 
-/**
- * A packing slip to print and put in the parcel: order number, where it goes, and what is in it, without
- * prices (the console's chrome is left out of print by the stylesheet).
- */
 /** The region and country an order ships to, where it gave them (cart orders without shipping.country have none). */
 function placeLine(order: OrderRecord, separator: Html | string = html`<br>`): Html | string {
   const place = [order.shippingRegion, order.shippingCountry].filter((part) => part !== null && part !== '').join(', ');
   return place ? html`${separator}${place}` : '';
 }
 
+/**
+ * A packing slip to print and put in the parcel: order number, where it goes, and what is in it, without
+ * prices (the console's chrome is left out of print by the stylesheet).
+ */
 function packingSlip(order: OrderRecord, timeZone: string): Html {
   return html`<article class="slip"><h1>${t.orders.slip}</h1>
 <dl class="pairs"><dt>${t.orders.order}</dt><dd>${order.id}</dd><dt>${t.orders.placed}</dt><dd>${formatDate(order.createdAt, timeZone)}</dd></dl>
