@@ -49,11 +49,11 @@ const DraftShape = z.strictObject({
 });
 
 /**
- * The hidden fields a draft keeps: the baseline the form was drawn from (versioned-form.ts, edit-form.ts), so a
+ * The hidden fields a draft keeps: the baseline the form was drawn from (versioned-form.ts), so a
  * save after sign-in still finds a change someone made meanwhile. The CSRF token and the idempotency keys are not
  * kept (the form comes back with new ones), nor any password or a warning's confirmation.
  */
-const BASELINE: ReadonlySet<string> = new Set(['_version', '_was', '_drawn']);
+const BASELINE: ReadonlySet<string> = new Set(['_version', '_was', '_read']);
 
 function kept(name: string): boolean {
   return name.startsWith('_') ? BASELINE.has(name) : !/password|current|confirm/i.test(name);

@@ -7,6 +7,7 @@ type Form = Record<string, string>;
 /** A version token as record-version.ts makes it: 22 base64url characters. */
 const VERSION = /^[A-Za-z0-9_-]{22}$/;
 const Original = z.record(z.string(), z.string());
+const ReadAt = z.iso.datetime();
 
 /**
  * The hidden fields of an edit form (docs/behaviour.md#no-lost-updates): the version token of the record the form
@@ -30,6 +31,20 @@ export function originalField(rendered: Form): Html {
 /** The hidden field of a form that changes a record without editing its fields (a status move, a switch, a layout). */
 export function versionField(version: string): Html {
   return html`<input type="hidden" name="_version" value="${version}">`;
+}
+
+/**
+ * When the form's record was read, for a form whose conflict page lists what changed since (the product form: the
+ * audit entries after this time). Like the values, it only narrows what the page shows; the token guards the write.
+ */
+export function readAtField(readAt: string): Html {
+  return html`<input type="hidden" name="_read" value="${readAt}">`;
+}
+
+/** The read time a form carried, when it carried a readable one. */
+export function postedReadAt(body: Form): string | undefined {
+  const parsed = ReadAt.safeParse(body._read);
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** The version token a form carried, when it carried one. */
@@ -72,4 +87,9 @@ export function keptVersion(posted: Form | undefined, now: string): string {
 /** The values a form drawn again was rendered with, by the same rule as keptVersion. */
 export function keptOriginal(posted: Form | undefined, now: Form): Form {
   return (posted && postedOriginal(posted)) ?? now;
+}
+
+/** The form fields whose value the person typed differs from the record's value now: what a conflict shows beside them. */
+export function fieldsThatDiffer(typed: Form, current: Form): string[] {
+  return Object.keys(current).filter((name) => (typed[name] ?? '').trim() !== (current[name] ?? '').trim());
 }

@@ -230,7 +230,7 @@ describe('every console form a person types into, saved after the session ended'
 describe('a versioned form restored after sign-in', () => {
   it.each<{ name: string; slug: string; tool: string; typed: Record<string, string>; meanwhile: Record<string, string>; conflict: string }>([
     { name: 'a service (versioned-form.ts)', slug: 'stelreparation', tool: 'services', typed: { title: 'Typed repair' }, meanwhile: { priceString: 'Changed meanwhile' }, conflict: 'Someone else changed this while you were editing it' },
-    { name: 'a product (edit-form.ts)', slug: 'aviator-classic', tool: 'products', typed: { name: 'Typed Aviator' }, meanwhile: { brand: 'Changed meanwhile' }, conflict: 'Someone changed this product while you were editing it' },
+    { name: 'a product (with its read time)', slug: 'aviator-classic', tool: 'products', typed: { name: 'Typed Aviator' }, meanwhile: { brand: 'Changed meanwhile' }, conflict: 'Someone changed this product while you were editing it' },
   ])('keeps the baseline it was typed against, so a change made meanwhile is a conflict: $name', async (form) => {
     const path = `/admin/${form.tool}/${form.slug}`;
     const before = (await t.call(`${form.tool}.get`, { slug: form.slug }, master)).body.result;
@@ -239,7 +239,8 @@ describe('a versioned form restored after sign-in', () => {
 
     const again = formFields(restored, path);
     expect(again._version).toBe(drawn._version);
-    expect(again._was ?? again._drawn).toBe(drawn._was ?? drawn._drawn);
+    expect(again._was).toBe(drawn._was);
+    expect(again._read).toBe(drawn._read);
     const saved = await post(t.app, fresh, path, { ...again, _csrf: /name="_csrf" value="([^"]+)"/.exec(restored)?.[1] ?? '' });
     expect(saved.statusCode).toBe(409);
     expect(saved.body).toContain(form.conflict);

@@ -23,7 +23,7 @@ async function newProduct(fields: Record<string, string>) {
 async function editForm(slug: string) {
   const edit = await page(t.app, owner, `/admin/products/${slug}`);
   const body = edit.response.body;
-  // The form as drawn, its baseline included (edit-form.ts), so a save sends what the test changes.
+  // The form as drawn, its baseline included (versioned-form.ts), so a save sends what the test changes.
   return { body, form: formFields(body, `/admin/products/${slug}`) };
 }
 

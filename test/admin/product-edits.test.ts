@@ -103,7 +103,7 @@ describe('the product form and other writers', () => {
     const before = await stored(slug);
     const unchanged = await post(t.app, owner, `/admin/products/${slug}`, await drawnForm(slug));
     expect(unchanged.headers.location).toBe(`/admin/products/${slug}?done=unchanged`);
-    const { _drawn: _gone, ...forged } = await drawnForm(slug);
+    const { _was: _gone, ...forged } = await drawnForm(slug);
     const outdated = await post(t.app, owner, `/admin/products/${slug}`, { ...forged, priceDkk: '450' });
     expect(outdated.body).toContain('That form was out of date, so nothing was saved.');
     expect(await stored(slug)).toEqual(before);

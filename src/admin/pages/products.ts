@@ -7,8 +7,9 @@ import { readSettings } from '../../shop/settings.ts';
 import { fieldLabel } from '../activity-words.ts';
 import { callTool, formKey, idempotencyKeyOf, readTool, readVersioned, refusalOf } from '../call.ts';
 import type { Refusal } from '../call.ts';
-import { changedFields, drawnFields, drawnOf, fieldsThatDiffer } from '../edit-form.ts';
-import type { Drawn } from '../edit-form.ts';
+import {
+  changedOnly, fieldsThatDiffer, keptOriginal, keptVersion, postedOriginal, postedReadAt, postedVersion, readAtField, versionFields,
+} from '../versioned-form.ts';
 import { parseStockChange } from '../stock-change.ts';
 import { categoryChoice, categoryOptions } from '../category-choice.ts';
 import type { CategoryOption } from '../category-choice.ts';
@@ -62,10 +63,12 @@ function formOf(product: Product, currency: string): Form {
   };
 }
 
+type Baseline = { values: Form; version: string; readAt: string };
+
 type FormOptions = {
   action: string; values: Form; refusal?: Refusal | undefined; creating: boolean;
-  /** An edit's baseline (edit-form.ts): what the form was drawn from. */
-  drawn?: Drawn;
+  /** An edit's baseline (versioned-form.ts): the values, version token and read time the form was drawn from. */
+  baseline?: Baseline;
   /** After a conflict: the value now stored, by field, where it differs from what the person typed. */
   now?: Form;
   categories: CategoryOption[];
@@ -79,10 +82,10 @@ function productForm(who: SignedIn, options: FormOptions): Html {
   const v = options.values;
   const now = (name: string) => (options.now?.[name] !== undefined ? t.products.nowValue(options.now[name] || '—') : undefined);
   const images = (v.images ?? '').split(/\r?\n/).map((line) => safeSrc(line.trim())).filter((src): src is string => src !== undefined);
-  const stock = options.creating || !options.drawn
+  const stock = options.creating || !options.baseline
     ? field({ name: 'stock', label: t.products.stock, type: 'number', value: v.stock, error: err('stock'), required: true })
-    : field({ name: 'stockChange', label: t.products.stockChange(options.drawn.values.stock ?? ''), value: v.stockChange, error: err('stockChange') ?? err('stock') ?? err('by'), note: t.products.stockChangeHint });
-  return html`<form method="post" action="${options.action}" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}"><input type="hidden" name="_idemStock" value="${formKey()}">${options.drawn ? drawnFields(options.drawn) : ''}
+    : field({ name: 'stockChange', label: t.products.stockChange(options.baseline.values.stock ?? ''), value: v.stockChange, error: err('stockChange') ?? err('stock') ?? err('by'), note: t.products.stockChangeHint });
+  return html`<form method="post" action="${options.action}" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}"><input type="hidden" name="_idemStock" value="${formKey()}">${options.baseline ? html`${versionFields(options.baseline.version, options.baseline.values)}${readAtField(options.baseline.readAt)}` : ''}
 ${options.creating ? field({ name: 'slug', label: t.products.slug, value: v.slug, error: err('slug'), required: true }) : ''}
 ${field({ name: 'name', label: t.products.name, value: v.name, error: err('name'), required: true, note: now('name') })}
 ${field({ name: 'priceDkk', label: t.products.price(options.currency), inputMode: 'decimal', value: v.priceDkk, error: err('priceDkk'), required: true, note: now('priceDkk') })}
@@ -142,26 +145,24 @@ ${products.map((product) => html`<tr><td data-label="${t.products.name}"><a href
     const canWrite = hasScope(who.actor, 'products:write');
     const current = formOf(product, currency);
     const warned = (options.warnings?.length ?? 0) > 0;
-    // A form drawn now: after a refusal it keeps the person's values and the baseline they saw; after a conflict
-    // its baseline is the record as it is now, so saving again is a deliberate choice to overwrite.
-    const drawn: Drawn = { values: current, version, readAt: deps.runtime.clock().toISOString() };
     const conflict = options.conflict;
+    // A form drawn now: after a refusal (or a draft restored after sign-in) it keeps the person's values and the
+    // baseline they saw; after a conflict its baseline is the record as it is now, so saving again is a deliberate
+    // choice to overwrite.
+    const kept = conflict ? undefined : options.values;
+    const baseline: Baseline = {
+      values: keptOriginal(kept, current), version: keptVersion(kept, version), readAt: (kept && postedReadAt(kept)) ?? deps.runtime.clock().toISOString(),
+    };
     const now = conflict ? Object.fromEntries(fieldsThatDiffer(conflict.typed, current).filter((name) => name !== 'stock').map((name) => [name, current[name] ?? ''])) : undefined;
     const status = conflict ? 409 : options.refusal ? 422 : 200;
     return sendAdminPage(reply, {
       title: product.name, current: 'products', viewer: who.viewer,
       main: html`<h1>${product.name}</h1>${options.notice ? noticeBox(options.notice) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}${warned ? warningBox(options.warnings ?? []) : ''}
 ${conflict ? html`${problemBox(t.products.conflictTitle, t.products.conflictLead)}${changesSince(conflict.entries, deps.config.admin.timeZone)}` : ''}
-${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`, values: conflict?.typed ?? options.values ?? current, creating: false, categories: await categoryOptions(deps, request, who.actor), currency, warned, refusal: options.refusal, drawn: options.values && !conflict ? { ...drawn, ...drawnBaseline(options.values) } : drawn, ...(now ? { now } : {}) })}
+${canWrite ? html`${productForm(who, { action: `/admin/products/${product.slug}`, values: conflict?.typed ?? options.values ?? current, creating: false, categories: await categoryOptions(deps, request, who.actor), currency, warned, refusal: options.refusal, baseline, ...(now ? { now } : {}) })}
 <p><a class="button secondary" href="/admin/products/${product.slug}/delete">${t.products.delete}</a></p>`
     : html`<dl class="panel">${Object.entries(current).map(([name, value]) => html`<dt>${name}</dt><dd>${value || '—'}</dd>`)}</dl>`}`,
     }, status);
-  };
-
-  /** After a refusal, the form keeps the baseline the person's form carried, so a corrected save still sends only their changes. */
-  const drawnBaseline = (body: Form): Partial<Drawn> => {
-    const carried = drawnOf(body);
-    return carried ? { values: carried.values, version: carried.version, readAt: carried.readAt } : {};
   };
 
   const newPage = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, options: { values?: Form; refusal?: Refusal; warnings?: string[]; notice?: string } = {}) => {
@@ -206,9 +207,10 @@ ${productForm(who, { action: '/admin/products/new', values: options.values ?? {}
     const who = request.staff;
     const body = request.body;
     const { slug } = request.params;
-    const drawn = drawnOf(body);
+    const original = postedOriginal(body);
+    const readAt = postedReadAt(body);
     // A form that does not say what it was drawn from cannot say what the person changed: nothing is written.
-    if (!drawn) return editPage(request, reply, who, slug, { notice: t.products.formOutdated });
+    if (!original || !readAt) return editPage(request, reply, who, slug, { notice: t.products.formOutdated });
     const stock = parseStockChange(body.stockChange);
     if (!stock.ok) {
       return editPage(request, reply, who, slug, { values: body, refusal: { detail: t.products.stockChangeInvalid, resolution: t.products.stockChangeHint, fields: new Map([['stockChange', t.products.stockChangeInvalid]]) } });
@@ -217,8 +219,8 @@ ${productForm(who, { action: '/admin/products/new', values: options.values ?? {}
     const read = readAmounts(body, ['priceDkk'], currency);
     if (!read.ok) return editPage(request, reply, who, slug, { values: body, refusal: read.refusal });
     // The baseline's price was drawn in the same currency's words, so both sides compare as minor units.
-    const drawnPrice = readAmounts(drawn.values, ['priceDkk'], currency);
-    const patch = changedFields(body, drawn, (form) => editedFields(form, form === body ? read.amounts.priceDkk : drawnPrice.ok ? drawnPrice.amounts.priceDkk : undefined));
+    const drawnPrice = readAmounts(original, ['priceDkk'], currency);
+    const patch = changedOnly(editedFields(body, read.amounts.priceDkk), editedFields(original, drawnPrice.ok ? drawnPrice.amounts.priceDkk : undefined));
     if (patch.priceDkk !== undefined && !confirmedAnyway(body)) {
       const before = drawnPrice.ok ? drawnPrice.amounts.priceDkk : undefined;
       const warnings = amountWarnings([{ label: t.products.priceShown, amount: read.amounts.priceDkk, before }], currency);
@@ -229,9 +231,9 @@ ${productForm(who, { action: '/admin/products/new', values: options.values ?? {}
     if (Object.keys(patch).length === 0 && adjustment === undefined) return reply.redirect(`/admin/products/${encodeURIComponent(slug)}?done=unchanged`, 303);
 
     if (Object.keys(patch).length > 0) {
-      const outcome = await callTool(deps, request, who.actor, 'products.update', { slug, patch }, idempotencyKeyOf(body), { ifMatch: drawn.version });
+      const outcome = await callTool(deps, request, who.actor, 'products.update', { slug, patch }, idempotencyKeyOf(body), { ifMatch: postedVersion(body) });
       if (!outcome.ok && outcome.problem.code === 'precondition_failed') {
-        return editPage(request, reply, who, slug, { conflict: { typed: body, entries: await changesAfter(request, who, slug, drawn.readAt) } });
+        return editPage(request, reply, who, slug, { conflict: { typed: body, entries: await changesAfter(request, who, slug, readAt) } });
       }
       if (!outcome.ok) return editPage(request, reply, who, slug, { values: body, refusal: refusalOf(outcome.problem) });
     }

@@ -6,7 +6,7 @@ import { callTool, formKey, idempotencyKeyOf, readTool, refusalOf } from '../cal
 import type { Refusal } from '../call.ts';
 import { csrfField, noticeBox, problemBox, sendAdminPage } from '../document.ts';
 import { keepsDraft, takeDraft } from '../drafts.ts';
-import { drawnFields, drawnOf } from '../edit-form.ts';
+import { keptOriginal, originalField, postedOriginal } from '../versioned-form.ts';
 import { textArea } from '../fields.ts';
 import type { SignedIn } from '../signed-in.ts';
 import { t } from '../strings.ts';
@@ -54,14 +54,14 @@ export function searchWordsPages(app: FastifyInstance, deps: AppDeps): void {
   const page = async (request: FastifyRequest, reply: FastifyReply, who: SignedIn, options: { values?: Form; baseline?: Form; refusal?: Refusal; notice?: string; status?: number } = {}) => {
     const { searchVocabulary } = await readTool<{ searchVocabulary: Vocabulary }>(deps, request, who.actor, 'settings.get', {});
     const current = formOf(searchVocabulary);
-    const drawn = (options.baseline && drawnOf(options.baseline)) ?? { values: current, readAt: deps.runtime.clock().toISOString() };
+    const original = keptOriginal(options.baseline, current);
     const values = options.values ?? current;
     const err = (name: string) => options.refusal?.fields.get(name);
     return sendAdminPage(reply, {
       title: w.title, current: 'settings', viewer: who.viewer,
       main: html`<h1>${w.title}</h1><p>${w.lead}</p>${options.notice ? noticeBox(options.notice) : ''}${options.refusal ? problemBox(options.refusal.detail, options.refusal.resolution) : ''}
 <p>${w.count(Object.keys(searchVocabulary.words).length, searchVocabulary.ignore.length)}</p>
-${hasScope(who.actor, 'settings:write') ? html`<form method="post" action="/admin/settings/search-words" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">${drawnFields(drawn)}
+${hasScope(who.actor, 'settings:write') ? html`<form method="post" action="/admin/settings/search-words" class="panel">${csrfField(who.viewer)}<input type="hidden" name="_idem" value="${formKey()}">${originalField(original)}
 ${textArea({ name: 'words', label: w.words, value: values.words, error: err('words'), note: w.wordsHint })}
 ${textArea({ name: 'ignore', label: w.ignore, value: values.ignore, error: err('ignore'), note: w.ignoreHint })}
 <button type="submit">${t.save}</button></form>`
@@ -86,13 +86,13 @@ ${textArea({ name: 'ignore', label: w.ignore, value: values.ignore, error: err('
       const message = w.badLine(parsed.line);
       return page(request, reply, who, { values: body, baseline: body, refusal: { detail: message, resolution: w.wordsHint, fields: new Map([['words', message]]) } });
     }
-    const drawn = drawnOf(body);
+    const original = postedOriginal(body);
     const { searchVocabulary } = await readTool<{ searchVocabulary: Vocabulary }>(deps, request, who.actor, 'settings.get', {});
     const stored = formOf(searchVocabulary);
     const typed = formOf(parsed.vocabulary);
     if (typed.words === stored.words && typed.ignore === stored.ignore) return reply.redirect('/admin/settings/search-words?done=unchanged', 303);
     // The words changed since this form was drawn: saving would undo that change, so the person sees it first.
-    if (!drawn || drawn.values.words !== stored.words || drawn.values.ignore !== stored.ignore) {
+    if (!original || original.words !== stored.words || original.ignore !== stored.ignore) {
       return page(request, reply, who, { values: body, status: 409, refusal: { detail: w.conflict, resolution: w.conflictLead, fields: new Map() } });
     }
     const outcome = await callTool(deps, request, who.actor, 'settings.update', { searchVocabulary: parsed.vocabulary }, idempotencyKeyOf(body));
