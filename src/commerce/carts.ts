@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { preparedInsert, preparedStatement } from '../db/prepared.ts';
-import { cartItems, carts, products } from '../db/schema.ts';
+import { NOW_MS, cartItems, carts, products } from '../db/schema.ts';
 import { lineTotal, priceLines, totalsAreSafe } from '../domain/pricing.ts';
 import type { ShippingBook } from '../domain/pricing.ts';
 import { ToolError } from '../errors/tool-error.ts';
@@ -81,10 +81,10 @@ export function itemIdsOf(product: { slug: string; sku: string | null }): string
 /**
  * The cart's lines, inserted by the same statement as the cart (a data-modifying WITH): one round trip for a new cart
  * whatever its number of lines. The lines come as two arrays, so one prepared statement serves every cart size; each
- * line's `added_at` is the cart's `created_at` (both the transaction's time).
+ * line's `added_at` is the cart's `created_at` (both NOW_MS, the transaction's time).
  */
 const insertCartAndLines = preparedInsert(carts, 'cart_create', undefined, (db) => db.$with('cart_lines').as(db.insert(cartItems).select(sql`
-  select ${sql.placeholder('cartId')}::text, line.product_id, line.quantity, date_trunc('milliseconds', now())
+  select ${sql.placeholder('cartId')}::text, line.product_id, line.quantity, ${NOW_MS}
   from unnest(${sql.placeholder('productIds')}::text[], ${sql.placeholder('quantities')}::int[]) as line(product_id, quantity)`)));
 
 /** A new open cart with its lines, as they were written (what cart.create audits). */

@@ -14,7 +14,7 @@ const id = () => text('id').primaryKey().$defaultFn(() => randomUUID());
  * The database's clock, at the precision a JS Date holds. now() alone keeps microseconds, which a row read
  * into JS (an audit snapshot, say) cannot carry: audit.revert would then restore a different instant.
  */
-const NOW_MS = sql`date_trunc('milliseconds', now())`;
+export const NOW_MS = sql`date_trunc('milliseconds', now())`;
 const createdAt = () => at('created_at').notNull().default(NOW_MS);
 const updatedAt = () => at('updated_at').notNull().default(NOW_MS);
 
